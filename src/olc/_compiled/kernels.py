@@ -1,0 +1,96 @@
+"""Small vector kernels shared by every update rule.
+
+A row ``x`` is passed as ``(idx, val)``: for dense rows ``idx`` is ``None`` and ``val`` is the
+full row; for CSR rows ``idx`` holds the column indices and ``val`` the stored values. Numba
+prunes the ``idx is None`` branch at compile time, so each layout gets a tight loop.
+
+``dot`` comes in two flavours: ``fast`` allows reassociation (SIMD, a few ulps of difference),
+the strict one sums left to right like a textbook (and like scikit-learn), bit for bit.
+"""
+import numba as nb
+import numpy as np
+
+
+@nb.njit(cache=True, fastmath={"reassoc"})
+def _dense_dot_reassoc(v, val):
+    s = 0.0
+    for j in range(val.shape[0]):
+        s += v[j] * val[j]
+    return s
+
+
+@nb.njit(cache=True)
+def _dense_dot_strict(v, val):
+    s = 0.0
+    for j in range(val.shape[0]):
+        s += v[j] * val[j]
+    return s
+
+
+@nb.njit(cache=True)
+def dot(v, idx, val, fast):
+    """v · x."""
+    if idx is None:
+        if fast:
+            return _dense_dot_reassoc(v, val)
+        return _dense_dot_strict(v, val)
+    s = 0.0
+    for k in range(idx.shape[0]):
+        s += v[idx[k]] * val[k]
+    return s
+
+
+@nb.njit(cache=True)
+def sqnorm(idx, val):
+    """‖x‖² (strict order: it is a step-size denominator)."""
+    s = 0.0
+    for k in range(val.shape[0]):
+        s += val[k] * val[k]
+    return s
+
+
+@nb.njit(cache=True)
+def axpy(a, idx, val, v):
+    """v ← v + a·x, touching only the nonzeros of x."""
+    if idx is None:
+        for j in range(val.shape[0]):
+            v[j] += a * val[j]
+    else:
+        for k in range(idx.shape[0]):
+            v[idx[k]] += a * val[k]
+
+
+@nb.njit(cache=True)
+def assign(idx, val, v):
+    """v ← x (O(d): clears v first)."""
+    v[:] = 0.0
+    if idx is None:
+        for j in range(val.shape[0]):
+            v[j] = val[j]
+    else:
+        for k in range(idx.shape[0]):
+            v[idx[k]] = val[k]
+
+
+@nb.njit(cache=True)
+def scale(v, a):
+    """v ← a·v (O(d); used only to renormalize a scale × vector pair)."""
+    for j in range(v.shape[0]):
+        v[j] *= a
+
+
+# A scale × vector pair (s, v) represents s·v. Shrinking it is O(1); the vector is rescaled
+# (O(d)) only when s leaves [RENORM_LOW, RENORM_HIGH], so that neither s nor v over/underflows.
+RENORM_LOW = 1e-100
+RENORM_HIGH = 1e100
+
+
+@nb.njit(cache=True)
+def sign(score):
+    """sign with sign(0) = +1 (the convention of every algorithm in this package)."""
+    return 1.0 if score >= 0.0 else -1.0
+
+
+def as_index_array(indices):
+    """CSR column indices as the dtype the compiled loops are built for."""
+    return np.ascontiguousarray(indices, dtype=np.int32)

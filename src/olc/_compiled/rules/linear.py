@@ -1,0 +1,70 @@
+"""Perceptron and Passive-Aggressive rules on an explicit weight vector ``w = vecs[0]``.
+
+Scalar slots: ``scal[0]`` = bias b.
+"""
+import numba as nb
+
+from ..kernels import axpy, dot, sign, sqnorm
+
+BIAS = 0
+
+# hp layout -------------------------------------------------------------------------------
+# perceptron: [eta, fit_intercept, mistake_only]
+# passive-aggressive: [C, fit_intercept, variant]  (variant 0 = PA, 1 = PA-I, 2 = PA-II)
+PA_CLASSIC, PA_I, PA_II = 0, 1, 2
+
+
+@nb.njit(cache=True)
+def linear_score(idx, val, vecs, scal, hp, fast):
+    return dot(vecs[0], idx, val, fast) + scal[BIAS]
+
+
+@nb.njit(cache=True)
+def perceptron_step(idx, val, y, vecs, scal, hp, fast):
+    """Rosenblatt's perceptron (seed 002 Example 5.1; seed 001 Alg. 3).
+
+    Default: update when y(w·x + b) ≤ 0. With ``mistake_only`` (hp[2] = 1): update only when
+    the prediction sign(w·x + b), sign(0) = +1, differs from y, as in the lecture notes.
+    """
+    s = dot(vecs[0], idx, val, fast) + scal[BIAS]
+    pred = sign(s)
+    if hp[2] != 0.0:
+        upd = pred != y
+    else:
+        upd = y * s <= 0.0
+    if upd:
+        eta = hp[0]
+        axpy(eta * y, idx, val, vecs[0])
+        if hp[1] != 0.0:
+            scal[BIAS] += eta * y
+    return s, pred, upd, 0.0
+
+
+@nb.njit(cache=True)
+def passive_aggressive_step(idx, val, y, vecs, scal, hp, fast):
+    """PA, PA-I and PA-II (Crammer et al. 2006, Fig. 1; seed 004 §31.2.1 for PA-II).
+
+    τ = ℓ/‖x‖² (PA), min(C, ℓ/‖x‖²) (PA-I), ℓ/(‖x‖² + 1/(2C)) (PA-II), ℓ = max(0, 1 − y(w·x+b)).
+    The bias takes the same step τy but is not counted in ‖x‖² (scikit-learn's convention).
+    x = 0: PA and PA-I skip the round (τ would be ℓ/0); PA-II still moves the bias.
+    """
+    s = dot(vecs[0], idx, val, fast) + scal[BIAS]
+    pred = sign(s)
+    loss = 1.0 - y * s
+    if loss <= 0.0:
+        return s, pred, False, 0.0
+    sq = sqnorm(idx, val)
+    variant = hp[2]
+    if variant == PA_II:
+        tau = loss / (sq + 0.5 / hp[0])
+    else:
+        if sq == 0.0:
+            return s, pred, False, 0.0
+        tau = loss / sq
+        if variant == PA_I and tau > hp[0]:
+            tau = hp[0]
+    step = tau * y
+    axpy(step, idx, val, vecs[0])
+    if hp[1] != 0.0:
+        scal[BIAS] += step
+    return s, pred, True, 0.0

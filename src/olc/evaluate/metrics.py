@@ -1,0 +1,60 @@
+"""Metrics of the online protocol (seed 002 §4 and §6). They read per-step records and
+classifiers; they never update a model."""
+import numpy as np
+import scipy.sparse as sp
+
+
+def mistakes(pred, y):
+    """Number of rounds whose prediction (made before the update) was wrong."""
+    return int(np.count_nonzero(np.asarray(pred) != np.asarray(y)))
+
+
+def cumulative_error_rate(pred, y):
+    """Error rate after each step t: (#mistakes in steps 1..t) / t."""
+    wrong = (np.asarray(pred) != np.asarray(y)).astype(np.float64)
+    return np.cumsum(wrong) / np.arange(1, wrong.size + 1)
+
+
+def final_margin(classifier, X, y):
+    """γ̄ = min_t y_t(w·x_t + b)/‖w‖ of a classifier on a whole data set (seed 002 §6 (i)).
+
+    ``classifier``: a fitted learner (``decision_function``, ``coef_``, ``classes_``) or a
+    ``(w, b)`` pair with labels y in {−1, +1}. Returns None when the margin is not positive
+    (the paper's "—"), including w = 0.
+    """
+    if isinstance(classifier, tuple):
+        w, b = classifier
+        w = np.asarray(w, dtype=np.float64).ravel()
+        scores = (X @ w) + b
+        y_pm = np.asarray(y, dtype=np.float64)
+    else:
+        w = np.asarray(classifier.coef_, dtype=np.float64).ravel()
+        scores = classifier.decision_function(X)
+        y = np.asarray(y)
+        classes = classifier.classes_
+        y_pm = np.where(y == classes[1], 1.0, -1.0)
+    norm = float(np.linalg.norm(w))
+    if norm == 0.0:
+        return None
+    scores = np.asarray(scores.todense()).ravel() if sp.issparse(scores) else np.ravel(scores)
+    gamma = float(np.min(y_pm * scores)) / norm
+    return gamma if gamma > 0.0 else None
+
+
+def m_phi(result, phi):
+    """m(φ) of seed 002 Eq. (4b): #{t ≥ 3 : γ(x_t, y_t; w_t, b_t) ≤ φ·γ_t}.
+
+    Needs a learner that reports its predicted margin γ_t per step (the OMM family: the
+    record's ``aux``) and a normalized classifier (‖w‖ = 1, so the margin is y·score). The
+    steps before the first max-margin classifier exists (the initialization phase, γ_t = 0)
+    are not counted, which is the paper's t ≥ 3.
+    """
+    aux = np.asarray(result.aux)
+    if not np.any(aux > 0.0):
+        if result.algorithm not in ("e-omm", "ce-omm", "n-omm"):
+            raise ValueError(f"m(φ) needs the predicted margin γ_t, which {result.algorithm} "
+                             "does not report (OMM learners do)")
+        return 0
+    active = aux > 0.0
+    margins = result.y.astype(np.float64) * result.score
+    return int(np.count_nonzero(active & (margins <= phi * aux)))

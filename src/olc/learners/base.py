@@ -1,0 +1,210 @@
+"""The estimator contract shared by every olc learner (DESIGN.md, "The learner contract").
+
+A learner is hyper-parameters (stored by ``__init__`` only, scikit-learn style) + state arrays
+(``vecs``, ``scal``) + one compiled update rule (an id into ``olc._compiled.dispatch``).
+``partial_fit`` consumes rows in order as a stream: predict with the current model, then
+update. Labels: any two values; ``classes_[0]`` ↦ −1, ``classes_[1]`` ↦ +1.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import NotFittedError
+from sklearn.utils.validation import validate_data
+
+from .._compiled.driver import decision_values, run_online
+from .validation import (
+    InputError,
+    as_binary_labels,
+    binary_classes,
+    check_finite,
+    check_nonempty,
+)
+
+N_SCALARS = 16
+
+
+@dataclass
+class StepRecord:
+    """What one online pass over a batch wrote, per row.
+
+    pred: prediction before the update (±1, int8); score: raw decision value w·x + b;
+    updated: whether the rule updated; aux: the rule's per-step extra (OMM: γ_t, else 0);
+    tau: 1-based step at which the classifier first had positive margin on the check set
+    (-1: not reached or not checked).
+    """
+
+    pred: np.ndarray
+    score: np.ndarray
+    updated: np.ndarray
+    aux: np.ndarray
+    tau: int = -1
+
+
+class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
+    """Base class: subclasses set ``_rule``, ``_n_vectors`` and implement ``_hyperparameters``
+    (validated hyper-parameters as a float64 array) and ``_linear_model`` (coef, intercept)."""
+
+    _rule = 0
+    _n_vectors = 1
+
+    # -- hooks for subclasses ---------------------------------------------------------------
+    def _hyperparameters(self) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _linear_model(self):
+        """(coef, intercept) of the current classifier, from the state arrays."""
+        return self._vecs[0].copy(), float(self._scal[0])
+
+    # -- state -----------------------------------------------------------------------------
+    def _reset_state(self, n_features):
+        self._vecs = np.zeros((self._n_vectors, n_features))
+        self._scal = np.zeros(N_SCALARS)
+        self.n_steps_ = 0
+        self.n_updates_ = 0
+
+    def _is_initialised(self):
+        return hasattr(self, "_vecs") and hasattr(self, "classes_")
+
+    def _check_fitted(self):
+        if not self._is_initialised():
+            raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet: call "
+                                 "fit or partial_fit first.")
+
+    # -- input -----------------------------------------------------------------------------
+    def _prepare_X(self, X, reset):
+        if sp.issparse(X) and X.shape[0] > 0:
+            # Row and column of a bad value before any conversion hides it.
+            check_finite(sp.csr_matrix(X))
+        elif not sp.issparse(X):
+            arr = np.asarray(X)
+            if arr.dtype.kind in "fc" and arr.ndim == 2 and arr.size:
+                check_finite(arr.real if arr.dtype.kind == "c" else arr)
+        X = validate_data(self, X, reset=reset, accept_sparse="csr", dtype=np.float64,
+                          order="C", ensure_all_finite=False)
+        check_nonempty(X)
+        check_finite(X)
+        if sp.issparse(X) and not X.has_canonical_format:
+            X = X.copy()
+            X.sum_duplicates()  # sorted, summed: ‖x‖² and dense/CSR agreement need it
+        return X
+
+    def _prepare_y(self, y, n_rows):
+        y = np.asarray(y)
+        if y.ndim != 1:
+            if y.ndim == 2 and y.shape[1] == 1:
+                y = y.ravel()
+            else:
+                raise InputError(f"y must be one-dimensional, got shape {y.shape}")
+        if y.shape[0] != n_rows:
+            raise InputError(f"X has {n_rows} rows but y has {y.shape[0]} labels")
+        if y.dtype.kind == "f" and not np.isfinite(y).all():
+            row = int(np.flatnonzero(~np.isfinite(y))[0])
+            raise InputError(f"y[{row}] = {y[row]} is not a valid label")
+        return y
+
+    def _setup_classes(self, y, classes):
+        if classes is not None:
+            classes = binary_classes(classes, "classes")
+            if hasattr(self, "classes_") and not np.array_equal(classes, self.classes_):
+                raise InputError(f"classes={list(classes)} differs from the classes given "
+                                 f"before, {list(self.classes_)}")
+            self.classes_ = classes
+        elif not hasattr(self, "classes_"):
+            self.classes_ = binary_classes(y, "y (pass classes= to partial_fit when the "
+                                              "first batch does not show both labels)")
+
+    # -- the online protocol ---------------------------------------------------------------
+    def predict_then_learn(self, X, y, classes=None, check=None):
+        """Consume the rows of (X, y) in order: predict each with the current model, then
+        update. Returns the per-row :class:`StepRecord` (the online protocol's raw output).
+
+        ``check``: optional (X_eval, y_eval) in the same layout; the record's ``tau`` is the
+        first step (counted over the learner's lifetime) whose updated classifier has positive
+        margin on every evaluation point.
+        """
+        first = not self._is_initialised()
+        X = self._prepare_X(X, reset=first)
+        y = self._prepare_y(y, X.shape[0])
+        if first:
+            self._setup_classes(y, classes)
+            self._reset_state(X.shape[1])
+        elif classes is not None:
+            self._setup_classes(y, classes)
+        y_pm = as_binary_labels(y, self.classes_)
+        hp = self._hyperparameters()
+        if check is not None:
+            check = self._prepare_check(check, X)
+        pred, score, updated, aux, tau = run_online(self._rule, X, y_pm, self._vecs,
+                                                    self._scal, hp, check, self.n_steps_)
+        self.n_steps_ += X.shape[0]
+        self.n_updates_ += int(updated.sum())
+        return StepRecord(pred, score, updated, aux, tau)
+
+    def _prepare_check(self, check, X):
+        cX, cy = check
+        cX = validate_data(self, cX, reset=False, accept_sparse="csr", dtype=np.float64,
+                           order="C")
+        if sp.issparse(X) != sp.issparse(cX):
+            cX = sp.csr_matrix(cX) if sp.issparse(X) else cX.toarray()
+        if sp.issparse(cX) and not cX.has_canonical_format:
+            cX = cX.copy()
+            cX.sum_duplicates()
+        return cX, as_binary_labels(self._prepare_y(cy, cX.shape[0]), self.classes_)
+
+    def partial_fit(self, X, y, classes=None):
+        """Online learning on a batch, row by row in order (predict, then update)."""
+        self.predict_then_learn(X, y, classes=classes)
+        return self
+
+    def fit(self, X, y):
+        """Reset the model, then one online pass over (X, y) in order."""
+        for attr in ("classes_", "_vecs", "_scal"):
+            if hasattr(self, attr):
+                delattr(self, attr)
+        self._hyperparameters()  # reject bad hyper-parameters before touching data
+        X = self._prepare_X(X, reset=True)
+        y = self._prepare_y(y, X.shape[0])
+        self.classes_ = binary_classes(y, "y")
+        self._reset_state(X.shape[1])
+        return self.partial_fit(X, y)
+
+    # -- prediction ------------------------------------------------------------------------
+    def decision_function(self, X):
+        """Raw decision values w·x + b of the current model (positive ↦ ``classes_[1]``)."""
+        self._check_fitted()
+        X = self._prepare_X(X, reset=False)
+        return decision_values(self._rule, X, self._vecs, self._scal, self._hyperparameters())
+
+    def predict(self, X):
+        scores = self.decision_function(X)
+        return self.classes_[(scores >= 0.0).astype(np.intp)]
+
+    @property
+    def coef_(self):
+        self._check_fitted()
+        return self._linear_model()[0][np.newaxis, :]
+
+    @property
+    def intercept_(self):
+        self._check_fitted()
+        return np.array([self._linear_model()[1]])
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        tags.input_tags.sparse = True
+        return tags
+
+
+def positive_float(value, name, allow_zero=False):
+    """Validate a scalar hyper-parameter; the message names it."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{name} must be a number, got {value!r}") from None
+    if not np.isfinite(v) or v < 0 or (v == 0 and not allow_zero):
+        bound = "≥ 0" if allow_zero else "> 0"
+        raise InputError(f"{name} must be finite and {bound}, got {value!r}")
+    return v

@@ -1,0 +1,80 @@
+"""Passive-Aggressive classifiers PA, PA-I, PA-II (Crammer, Dekel, Keshet, Shalev-Shwartz &
+Singer, JMLR 2006; seed 004 §31.2.1)."""
+import numpy as np
+
+from .._compiled.dispatch import PASSIVE_AGGRESSIVE
+from .._compiled.rules.linear import PA_CLASSIC, PA_I, PA_II
+from .base import OnlineLinearClassifier, positive_float
+from .registry import register
+
+_COMMON = """
+    On each round the hinge loss ℓ = max(0, 1 − y(w·x + b)) is computed; if ℓ > 0,
+    ``w ← w + τ·y·x`` and (``fit_intercept``) ``b ← b + τ·y``. As in scikit-learn's
+    ``PassiveAggressiveClassifier`` (deprecated in 1.8; we reproduce it exactly on dense
+    streams), the bias takes the same step τy but ‖x‖² does not count it; to count it as
+    the textbook's augmented input (x, 1) does, append a constant-1 column and set
+    ``fit_intercept=False``.
+"""
+
+
+class _PassiveAggressiveBase(OnlineLinearClassifier):
+    _rule = PASSIVE_AGGRESSIVE
+    _variant = PA_CLASSIC
+
+    def _step_parameter(self):
+        return 1.0  # unused by classic PA
+
+    def _hyperparameters(self):
+        return np.array([self._step_parameter(), float(bool(self.fit_intercept)),
+                         float(self._variant)])
+
+
+@register("pa", "Passive-Aggressive (PA): τ = ℓ/‖x‖²", "Crammer et al. 2006, Eq. (6)")
+class PassiveAggressive(_PassiveAggressiveBase):
+    __doc__ = """PA: the smallest change of w that attains margin 1, τ = ℓ/‖x‖²
+    (Crammer et al. 2006, Eq. 6). A zero vector x skips the round (τ would be ℓ/0).
+""" + _COMMON
+
+    _variant = PA_CLASSIC
+
+    def __init__(self, fit_intercept=True):
+        self.fit_intercept = fit_intercept
+
+
+@register("pa-i", "PA-I: τ = min(C, ℓ/‖x‖²)", "Crammer et al. 2006, Eq. (6)")
+class PassiveAggressiveI(_PassiveAggressiveBase):
+    __doc__ = """PA-I: τ = min(C, ℓ/‖x‖²) (Crammer et al. 2006, Eq. 6; scikit-learn
+    ``loss="hinge"``). A zero vector x skips the round, as in scikit-learn.
+
+    Parameters: C > 0 (aggressiveness, default 1), fit_intercept (default True).
+""" + _COMMON
+
+    _variant = PA_I
+
+    def __init__(self, C=1.0, fit_intercept=True):
+        self.C = C
+        self.fit_intercept = fit_intercept
+
+    def _step_parameter(self):
+        return positive_float(self.C, "C")
+
+
+@register("pa-ii", "PA-II: τ = ℓ/(‖x‖² + 1/(2C))",
+          "Crammer et al. 2006, Eq. (6); seed 004 §31.2.1 with λ = 1/(2C)")
+class PassiveAggressiveII(_PassiveAggressiveBase):
+    __doc__ = """PA-II: τ = ℓ/(‖x‖² + 1/(2C)) (Crammer et al. 2006, Eq. 6;
+    scikit-learn ``loss="squared_hinge"``). Seed 004 §31.2.1 writes the same update as
+    θ ← θ + y·max(0, 1 − m)/(‖x‖² + λ)·x, i.e. λ = 1/(2C). A zero vector x still moves the
+    bias (τ = 2Cℓ), as in scikit-learn.
+
+    Parameters: C > 0 (default 1), fit_intercept (default True).
+""" + _COMMON
+
+    _variant = PA_II
+
+    def __init__(self, C=1.0, fit_intercept=True):
+        self.C = C
+        self.fit_intercept = fit_intercept
+
+    def _step_parameter(self):
+        return positive_float(self.C, "C")
