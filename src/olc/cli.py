@@ -1,0 +1,169 @@
+"""The ``olc`` command line: a thin layer over the library (learners, data, evaluate, report)."""
+import json
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from . import __version__
+from .compare import compare_learners, parse_param_assignments, run_one
+from .data.sources import describe_source, load_source
+from .learners.registry import UnknownAlgorithmError, algorithms, info
+from .report import format_number
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Online linear classification: run and compare online learners.")
+console = Console(stderr=True)
+out = Console()
+
+
+def _fail(message):
+    console.print(f"[bold red]error:[/] {message}")
+    raise typer.Exit(2)
+
+
+def _version(value: bool):
+    if value:
+        out.print(f"olc {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                      help="Print the version and exit.")):
+    pass
+
+
+@app.command("algorithms")
+def algorithms_cmd(as_json: bool = typer.Option(False, "--json", help="Print JSON.")):
+    """List the algorithm catalogue: name, class, description, source."""
+    entries = algorithms()
+    if as_json:
+        out.print_json(json.dumps([{"name": e.name, "class": e.cls.__name__, "summary": e.summary,
+                                    "source": e.source, "parameters": e.parameters,
+                                    "fixed": dict(e.preset)} for e in entries], default=str))
+        return
+    table = Table(title="olc algorithms")
+    for col in ("name", "class", "description", "source", "parameters"):
+        table.add_column(col)
+    for e in entries:
+        params = ", ".join(f"{k}={v}" for k, v in e.parameters.items())
+        table.add_row(e.name, e.cls.__name__, e.summary, e.source, params)
+    out.print(table)
+
+
+_DATA_HELP = ("Dataset name (see `olc datasets`, optionally NAME:SPLIT), a path to an "
+              "svmlight file, or synthetic[:k=v,...] (the built-in stream).")
+
+
+@app.command("datasets")
+def datasets_cmd():
+    """List the named datasets of the data registry."""
+    from .data import datasets as names
+    from .data.registry import get_spec
+
+    table = Table(title="olc datasets")
+    for col in ("name", "description"):
+        table.add_column(col)
+    for name in names():
+        table.add_row(name, getattr(get_spec(name), "description", ""))
+    out.print(table)
+
+
+@app.command("run")
+def run_cmd(
+    algorithm: str = typer.Argument(..., help="Algorithm name (see `olc algorithms`)."),
+    data: str = typer.Option("synthetic", "--data", help=_DATA_HELP),
+    param: List[str] = typer.Option([], "--param", help="Hyper-parameter k=v (repeatable)."),
+    passes: int = typer.Option(1, "--passes", min=1, help="Passes over the data."),
+    seed: Optional[int] = typer.Option(None, "--seed",
+                                       help="Shuffle each pass with this seed (default: "
+                                            "data order)."),
+    tau: bool = typer.Option(True, "--tau/--no-tau",
+                             help="Track τ (first step with positive margin on the data)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    save_model: Optional[Path] = typer.Option(None, "--save-model",
+                                              help="Save the final learner (.npz)."),
+):
+    """Run one learner in the online protocol (predict, then learn) and print its metrics."""
+    try:
+        info(algorithm)
+        params = parse_param_assignments(param, [algorithm])[algorithm]
+        X, y, name = load_source(data)
+        with console.status(f"{algorithm} on {name}…"):
+            summary, learner, _ = run_one(algorithm, params, X, y, passes=passes, seed=seed,
+                                          track_tau=tau)
+    except (UnknownAlgorithmError, TypeError, ValueError, FileNotFoundError) as exc:
+        _fail(exc)
+    summary["data"] = describe_source(name, X, y)
+    if save_model is not None:
+        from .persistence import save
+
+        summary["model"] = str(save(learner, save_model))
+    if as_json:
+        out.print_json(json.dumps(summary))
+        return
+    table = Table(title=f"{algorithm} on {name} ({X.shape[0]} rows × {X.shape[1]} features, "
+                        f"{passes} pass{'es' if passes > 1 else ''})")
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    for key in ("mistakes", "error_rate", "updates", "final_margin", "tau", "seconds",
+                "compile_seconds"):
+        table.add_row(key, format_number(summary.get(key)))
+    out.print(table)
+
+
+@app.command("compare")
+def compare_cmd(
+    algorithms_: List[str] = typer.Argument(None, metavar="[ALGORITHM]...",
+                                            help="Learners to compare (default: perceptron, "
+                                                 "pa, pa-i, pa-ii, ce-omm, e-omm)."),
+    data: str = typer.Option("synthetic", "--data", help=_DATA_HELP),
+    param: List[str] = typer.Option([], "--param",
+                                    help="k=v for every learner that has k, or ALGO:k=v "
+                                         "(repeatable)."),
+    passes: int = typer.Option(1, "--passes", min=1),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Shuffle each pass with this seed."),
+    out_dir: Path = typer.Option(Path("olc-out"), "--out",
+                                 help="Folder for results.json and cumulative_error.png."),
+    n_jobs: int = typer.Option(1, "--n-jobs", help="Learners run in parallel (joblib)."),
+    tau: bool = typer.Option(True, "--tau/--no-tau"),
+    as_json: bool = typer.Option(False, "--json", help="Print the results as JSON too."),
+):
+    """Compare learners on the same stream in the online protocol: table, JSON and figure."""
+    names = algorithms_ or ["perceptron", "pa", "pa-i", "pa-ii", "ce-omm", "e-omm"]
+    try:
+        for n in names:
+            info(n)
+        params = parse_param_assignments(param, names)
+        X, y, source_name = load_source(data)
+        with console.status(f"comparing {len(names)} learners on {source_name}…"):
+            report = compare_learners(names, params, X, y, passes=passes, seed=seed,
+                                      track_tau=tau, n_jobs=n_jobs, out_dir=out_dir,
+                                      source=describe_source(source_name, X, y))
+    except (UnknownAlgorithmError, TypeError, ValueError, FileNotFoundError) as exc:
+        _fail(exc)
+    table = Table(title=f"Online protocol on {source_name}: {X.shape[0]} rows × {X.shape[1]} "
+                        f"features, {passes} pass{'es' if passes > 1 else ''}")
+    columns = [("algorithm", "algorithm"), ("mistakes", "mistakes"), ("error rate", "error_rate"),
+               ("updates", "updates"), ("final margin γ̄", "final_margin"), ("τ", "tau"),
+               ("time (s)", "seconds")]
+    for header, _ in columns:
+        table.add_column(header, justify="left" if header == "algorithm" else "right")
+    for row in report["results"]:
+        table.add_row(*(format_number(row.get(key)) for _, key in columns))
+    out.print(table)
+    out.print(f"results: {report['files']['json']}\nfigure:  {report['files']['figure']}")
+    if as_json:
+        out.print_json(json.dumps(report, default=str))
+
+
+def run():  # pragma: no cover - console entry point for `python -m olc`
+    app(prog_name="olc")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(run())

@@ -1,0 +1,88 @@
+"""Side-by-side comparison of learners on one stream in the online protocol.
+
+Combines the other rooms only: learners (``make``), evaluation (``progressive``, metrics) and
+report (JSON, figure). The command ``olc compare`` is a thin wrapper around
+:func:`compare_learners`.
+"""
+import ast
+from pathlib import Path
+
+from joblib import Parallel, delayed
+
+from .evaluate import final_margin, progressive
+from .learners.registry import info, make
+from .report import plot_cumulative_error, write_json
+
+
+def parse_value(text):
+    """A command-line value: Python literal if it parses (1, 0.5, True, None, 'x'), else the
+    raw string; ``true``/``false`` are accepted too."""
+    lowered = text.strip().lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+def parse_param_assignments(assignments, names):
+    """``["C=0.1", "e-omm:rho=0.5"]`` → {name: {param: value}} for the given learner names.
+
+    ``k=v`` goes to every learner that has parameter k (an error if none has it);
+    ``ALGO:k=v`` to that learner only (an error if it has no such parameter).
+    """
+    result = {name: {} for name in names}
+    for text in assignments:
+        left, eq, raw = text.partition("=")
+        target, _, key = left.rpartition(":")
+        target, key = target.strip(), key.strip()
+        if not eq or not key:
+            raise ValueError(f"--param {text!r}: expected k=v or ALGO:k=v")
+        value = parse_value(raw)
+        targets = [target] if target else names
+        if target and target not in result:
+            raise ValueError(f"--param {text!r}: {target} is not among the learners "
+                             f"being run ({', '.join(names)})")
+        accepted = [n for n in targets if key in info(n).parameters]
+        if not accepted:
+            where = target or "any of " + ", ".join(names)
+            raise ValueError(f"--param {text!r}: {where} has no parameter {key!r}")
+        for n in accepted:
+            result[n][key] = value
+    return result
+
+
+def run_one(name, params, X, y, passes=1, seed=None, track_tau=True):
+    """One learner in the online protocol; returns (summary dict, learner, result)."""
+    learner = make(name, **params)
+    result = progressive(learner, X, y, passes=passes, shuffle_seed=seed,
+                         tau_on="data" if track_tau else None)
+    summary = result.summary()
+    summary.update(params=params, error_rate=result.mistakes / result.n_steps,
+                   final_margin=final_margin(learner, X, y))
+    if not track_tau:
+        summary["tau"] = None
+    return summary, learner, result
+
+
+def _run_for_compare(name, params, X, y, passes, seed, track_tau):
+    summary, _, result = run_one(name, params, X, y, passes, seed, track_tau)
+    return summary, result.error_rate_curve()
+
+
+def compare_learners(names, params, X, y, passes=1, seed=None, track_tau=True, n_jobs=1,
+                     out_dir="olc-out", source=None):
+    """Run every learner on the same stream (same order, same permutations); write
+    ``results.json`` and ``cumulative_error.png`` into ``out_dir``; return the report dict."""
+    jobs = (delayed(_run_for_compare)(n, params.get(n, {}), X, y, passes, seed, track_tau)
+            for n in names)
+    outputs = Parallel(n_jobs=n_jobs)(jobs) if n_jobs != 1 else [j[0](*j[1], **j[2]) for j in jobs]
+    out_dir = Path(out_dir)
+    figure = plot_cumulative_error({s["algorithm"]: curve for s, curve in outputs},
+                                   out_dir / "cumulative_error.png")
+    report = {"source": source, "passes": passes, "seed": seed,
+              "results": [s for s, _ in outputs],
+              "files": {"json": str(out_dir / "results.json"), "figure": str(figure)}}
+    write_json(out_dir / "results.json", report)
+    return report
