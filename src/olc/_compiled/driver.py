@@ -23,7 +23,9 @@ def run_online(rule, X, y_pm, vecs, scal, hp, check=None, step_offset=0):
 
     ``check``: optional (Xc, yc) evaluation set in the same layout as X; then the first step
     whose updated classifier has positive margin on every point of it is returned as τ.
-    Returns (pred int8, score, updated bool, aux, tau or -1).
+    Returns (pred int8, score, updated bool, aux, tau or -1, rows processed, status) — the
+    record arrays cover only the processed rows; status is one of ``loops.OK``,
+    ``loops.BAD_ROW`` (a NaN/inf value in the next row), ``loops.OVERFLOW``.
     """
     n = X.shape[0]
     pred = np.empty(n, dtype=np.int8)
@@ -37,7 +39,7 @@ def run_online(rule, X, y_pm, vecs, scal, hp, check=None, step_offset=0):
             cdata, cind, cptr = cX.data, as_index_array(cX.indices), _indptr(cX)
         else:
             cdata, cind, cptr, cy = _EMPTY_DATA, _EMPTY_INDICES, _EMPTY_INDPTR, _EMPTY_Y
-        tau = loops.run_csr(rule, X.data, as_index_array(X.indices), _indptr(X), y_pm,
+        tau, done, status = loops.run_csr(rule, X.data, as_index_array(X.indices), _indptr(X), y_pm,
                             vecs, scal, hp, fast, pred, score, updated, aux,
                             cdata, cind, cptr, cy, check is not None, step_offset)
     else:
@@ -45,17 +47,21 @@ def run_online(rule, X, y_pm, vecs, scal, hp, check=None, step_offset=0):
             cX, cy = check
         else:
             cX, cy = _EMPTY_DENSE, _EMPTY_Y
-        tau = loops.run_dense(rule, X, y_pm, vecs, scal, hp, fast, pred, score, updated, aux,
+        tau, done, status = loops.run_dense(rule, X, y_pm, vecs, scal, hp, fast, pred, score, updated, aux,
                               cX, cy, check is not None, step_offset)
-    return pred, score, updated, aux, int(tau)
+    done = int(done)
+    if done < n:
+        pred, score, updated, aux = pred[:done], score[:done], updated[:done], aux[:done]
+    return pred, score, updated, aux, int(tau), done, int(status)
 
 
 def decision_values(rule, X, vecs, scal, hp):
+    """Decision values of the current state; returns (values, first bad row or -1)."""
     out = np.empty(X.shape[0])
     fast = not strict_arithmetic()
     if sp.issparse(X):
-        loops.score_csr(rule, X.data, as_index_array(X.indices), _indptr(X), vecs, scal, hp,
+        bad = loops.score_csr(rule, X.data, as_index_array(X.indices), _indptr(X), vecs, scal, hp,
                         fast, out)
     else:
-        loops.score_dense(rule, X, vecs, scal, hp, fast, out)
-    return out
+        bad = loops.score_dense(rule, X, vecs, scal, hp, fast, out)
+    return out, int(bad)

@@ -2,15 +2,27 @@
 
 Each row is processed in order: the rule predicts with the current state, then updates it.
 Per row the loop records the prediction (±1), the raw score, whether an update happened and
-the rule's aux value. Optionally (``check_n > 0`` rows in ``check_*``), after every update the
-new classifier is tested on a fixed evaluation set and the first step at which it classifies
-every evaluation point with positive margin is returned (the τ of seed 002 §6); the test stops
-at the first violating point, and is skipped once τ is found.
+the rule's aux value.
+
+Stopping: a row with a NaN/inf value stops the loop before that row is used (status
+``BAD_ROW``); a non-finite score from finite data (overflow) stops it after the rule declined
+to update (status ``OVERFLOW``; rules never update on a non-finite score). Rows before the stop
+have been learned — the streaming semantics; the caller raises with the row's location.
+
+τ: optionally (``check``), after every update the new classifier is tested on a fixed
+evaluation set and the first step at which it classifies every evaluation point with positive
+margin is returned (seed 002 §6 (iii)); the test stops at the first violating point and is
+not repeated once τ is found.
 """
+import math
+
 import numba as nb
 import numpy as np
 
 from .dispatch import rule_score, rule_step
+from .kernels import is_finite_row
+
+OK, BAD_ROW, OVERFLOW = 0, 1, 2
 
 
 @nb.njit(cache=True)
@@ -34,46 +46,62 @@ def _check_csr(rule, cdata, cindices, cindptr, cy, vecs, scal, hp, fast):
 @nb.njit(cache=True)
 def run_dense(rule, X, y, vecs, scal, hp, fast, pred, score, updated, aux,
               check_X, check_y, check, step_offset):
-    """Returns τ (1-based step, counting from ``step_offset``) or -1 if not reached."""
+    """Returns (τ or -1, rows processed, status)."""
     tau = -1
     for i in range(X.shape[0]):
+        if not is_finite_row(X[i]):
+            return tau, i, BAD_ROW
         s, p, u, a = rule_step(rule, None, X[i], y[i], vecs, scal, hp, fast)
         score[i] = s
         pred[i] = np.int8(p)
         updated[i] = u
         aux[i] = a
+        if not math.isfinite(s):
+            return tau, i, OVERFLOW
         if check and u and tau < 0:
             if _check_dense(rule, check_X, check_y, vecs, scal, hp, fast):
                 tau = step_offset + i + 1
-    return tau
+    return tau, X.shape[0], OK
 
 
 @nb.njit(cache=True)
 def run_csr(rule, data, indices, indptr, y, vecs, scal, hp, fast, pred, score, updated, aux,
             check_data, check_indices, check_indptr, check_y, check, step_offset):
     tau = -1
-    for i in range(indptr.shape[0] - 1):
+    n = indptr.shape[0] - 1
+    for i in range(n):
         a0, b0 = indptr[i], indptr[i + 1]
+        if not is_finite_row(data[a0:b0]):
+            return tau, i, BAD_ROW
         s, p, u, a = rule_step(rule, indices[a0:b0], data[a0:b0], y[i], vecs, scal, hp, fast)
         score[i] = s
         pred[i] = np.int8(p)
         updated[i] = u
         aux[i] = a
+        if not math.isfinite(s):
+            return tau, i, OVERFLOW
         if check and u and tau < 0:
             if _check_csr(rule, check_data, check_indices, check_indptr, check_y,
                           vecs, scal, hp, fast):
                 tau = step_offset + i + 1
-    return tau
+    return tau, n, OK
 
 
 @nb.njit(cache=True)
 def score_dense(rule, X, vecs, scal, hp, fast, out):
+    """Decision values; returns the first row with a NaN/inf value, or -1."""
     for i in range(X.shape[0]):
+        if not is_finite_row(X[i]):
+            return i
         out[i] = rule_score(rule, None, X[i], vecs, scal, hp, fast)
+    return -1
 
 
 @nb.njit(cache=True)
 def score_csr(rule, data, indices, indptr, vecs, scal, hp, fast, out):
     for i in range(indptr.shape[0] - 1):
         a, b = indptr[i], indptr[i + 1]
+        if not is_finite_row(data[a:b]):
+            return i
         out[i] = rule_score(rule, indices[a:b], data[a:b], vecs, scal, hp, fast)
+    return -1

@@ -14,12 +14,14 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import validate_data
 
 from .._compiled.driver import decision_values, run_online
+from .._compiled.loops import BAD_ROW, OVERFLOW
 from .validation import (
     InputError,
+    StreamStoppedError,
     as_binary_labels,
     binary_classes,
-    check_finite,
     check_nonempty,
+    describe_bad_row,
 )
 
 N_SCALARS = 16
@@ -74,17 +76,11 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
 
     # -- input -----------------------------------------------------------------------------
     def _prepare_X(self, X, reset):
-        if sp.issparse(X) and X.shape[0] > 0:
-            # Row and column of a bad value before any conversion hides it.
-            check_finite(sp.csr_matrix(X))
-        elif not sp.issparse(X):
-            arr = np.asarray(X)
-            if arr.dtype.kind in "fc" and arr.ndim == 2 and arr.size:
-                check_finite(arr.real if arr.dtype.kind == "c" else arr)
+        # NaN/inf are found by the compiled loops as they reach a row (free: the row is in
+        # cache), which names the row and column without an extra pass over the data.
         X = validate_data(self, X, reset=reset, accept_sparse="csr", dtype=np.float64,
                           order="C", ensure_all_finite=False)
         check_nonempty(X)
-        check_finite(X)
         if sp.issparse(X) and not X.has_canonical_format:
             X = X.copy()
             X.sum_duplicates()  # sorted, summed: ‖x‖² and dense/CSR agreement need it
@@ -136,16 +132,28 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
         hp = self._hyperparameters()
         if check is not None:
             check = self._prepare_check(check, X)
-        pred, score, updated, aux, tau = run_online(self._rule, X, y_pm, self._vecs,
-                                                    self._scal, hp, check, self.n_steps_)
-        self.n_steps_ += X.shape[0]
+        pred, score, updated, aux, tau, done, status = run_online(
+            self._rule, X, y_pm, self._vecs, self._scal, hp, check, self.n_steps_)
+        self.n_steps_ += done
         self.n_updates_ += int(updated.sum())
-        return StepRecord(pred, score, updated, aux, tau)
+        record = StepRecord(pred, score, updated, aux, tau)
+        if status == BAD_ROW:
+            raise StreamStoppedError(
+                f"X contains a non-finite value at {describe_bad_row(X, done)}; olc learners "
+                f"need finite features. The {done} row(s) before it were learned "
+                "(rows are processed in order).", done, done, record)
+        if status == OVERFLOW:
+            raise StreamStoppedError(
+                f"numerical overflow at row {done}: the score w·x + b is not finite although "
+                "the row's values are (feature magnitudes too large: rescale X). "
+                f"The {done} row(s) before it were learned; row {done} caused no update.",
+                done, done, record)
+        return record
 
     def _prepare_check(self, check, X):
         cX, cy = check
         cX = validate_data(self, cX, reset=False, accept_sparse="csr", dtype=np.float64,
-                           order="C")
+                           order="C", ensure_all_finite=True)
         if sp.issparse(X) != sp.issparse(cX):
             cX = sp.csr_matrix(cX) if sp.issparse(X) else cX.toarray()
         if sp.issparse(cX) and not cX.has_canonical_format:
@@ -175,7 +183,12 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
         """Raw decision values w·x + b of the current model (positive ↦ ``classes_[1]``)."""
         self._check_fitted()
         X = self._prepare_X(X, reset=False)
-        return decision_values(self._rule, X, self._vecs, self._scal, self._hyperparameters())
+        values, bad = decision_values(self._rule, X, self._vecs, self._scal,
+                                      self._hyperparameters())
+        if bad >= 0:
+            raise InputError(f"X contains a non-finite value at {describe_bad_row(X, bad)}; "
+                             "olc learners need finite features")
+        return values
 
     def predict(self, X):
         scores = self.decision_function(X)

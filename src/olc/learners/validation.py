@@ -7,6 +7,29 @@ class InputError(ValueError):
     """Bad input to a learner: the message names the row and column."""
 
 
+class StreamStoppedError(InputError):
+    """The online loop met a row it cannot use and stopped *before* it.
+
+    Rows are learned in order, so the rows before it were learned: ``rows_learned`` says how
+    many, and ``record`` holds their StepRecord, so no result is lost.
+    """
+
+    def __init__(self, message, row, rows_learned, record=None):
+        super().__init__(message)
+        self.row = row
+        self.rows_learned = rows_learned
+        self.record = record
+
+
+def describe_bad_row(X, row):
+    """"row R, column C (value)" for the first non-finite value of row ``row``."""
+    hit = first_nonfinite(X[row:row + 1])
+    if hit is None:
+        return f"row {row}"
+    _, col, value = hit
+    return f"row {row}, column {col} ({value})"
+
+
 def first_nonfinite(X):
     """(row, column, value) of the first NaN/inf entry of a dense or CSR matrix, else None."""
     if sp.issparse(X):

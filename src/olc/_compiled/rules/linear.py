@@ -2,6 +2,8 @@
 
 Scalar slots: ``scal[0]`` = bias b.
 """
+import math
+
 import numba as nb
 
 from ..kernels import axpy, dot, sign, sqnorm
@@ -28,6 +30,8 @@ def perceptron_step(idx, val, y, vecs, scal, hp, fast):
     """
     s = dot(vecs[0], idx, val, fast) + scal[BIAS]
     pred = sign(s)
+    if not math.isfinite(s):
+        return s, pred, False, 0.0  # overflow: never update on it (the loop stops)
     if hp[2] != 0.0:
         upd = pred != y
     else:
@@ -51,7 +55,7 @@ def passive_aggressive_step(idx, val, y, vecs, scal, hp, fast):
     s = dot(vecs[0], idx, val, fast) + scal[BIAS]
     pred = sign(s)
     loss = 1.0 - y * s
-    if loss <= 0.0:
+    if loss <= 0.0 or not math.isfinite(s):
         return s, pred, False, 0.0
     sq = sqnorm(idx, val)
     variant = hp[2]

@@ -121,7 +121,7 @@ def omm_step(idx, val, y, vecs, scal, hp, fast):
         s = 0.0
     pred = sign(s)
     a = y * s
-    if not (a < hp[0] * gamma or pred != y):
+    if not math.isfinite(s) or not (a < hp[0] * gamma or pred != y):
         return s, pred, False, gamma
 
     xx = sqnorm(idx, val)
