@@ -14,7 +14,12 @@ import tempfile
 from pathlib import Path
 from urllib.request import Request, urlopen
 
-__all__ = ["download_to_temp", "TIMEOUT_S"]
+__all__ = ["download_to_temp", "DestinationNotWritable", "TIMEOUT_S"]
+
+
+class DestinationNotWritable(OSError):
+    """The destination folder cannot be created or written: retrying elsewhere won't help."""
+
 
 TIMEOUT_S = 60.0
 _BLOCK = 1 << 20
@@ -24,11 +29,15 @@ _USER_AGENT = "olc-data/0.1 (+https://pypi.org/project/olc)"
 def download_to_temp(url: str, folder: Path) -> Path:
     """Stream ``url`` into a new temporary file inside ``folder`` and return its path.
 
-    Raises whatever ``urllib`` raises (``URLError``, ``HTTPError``, ``TimeoutError``,
+    Raises :class:`DestinationNotWritable` if ``folder`` cannot be written, else
+    whatever ``urllib`` raises (``URLError``, ``HTTPError``, ``TimeoutError``,
     ``OSError``); the partial file is removed in that case.
     """
-    folder.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".download-", suffix=".part", dir=folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".download-", suffix=".part", dir=folder)
+    except OSError as e:  # read-only data home (e.g. a shared folder), no permission
+        raise DestinationNotWritable(e.errno, f"cannot write into {folder}: {e.strerror or e}") from e
     try:
         request = Request(url, headers={"User-Agent": _USER_AGENT})
         # `urlopen` is resolved as a module global at call time, so tests can
@@ -45,4 +54,6 @@ def download_to_temp(url: str, folder: Path) -> Path:
             os.close(fd)
         Path(tmp).unlink(missing_ok=True)
         raise
+    # mkstemp creates 0600 files; a data file should be readable like any download
+    os.chmod(tmp, 0o644)
     return Path(tmp)

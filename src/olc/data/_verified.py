@@ -77,6 +77,7 @@ def mark_verified(path: Path, token: str) -> None:
         return
     _memo[key] = stamp
     marker = _marker(key)
+    tmp = None
     try:
         marker.parent.mkdir(parents=True, exist_ok=True)
         # atomic write: parallel workers (joblib) may verify the same file at once
@@ -85,7 +86,12 @@ def mark_verified(path: Path, token: str) -> None:
             json.dump({"path": key, "stamp": list(stamp)}, f)
         os.replace(tmp, marker)
     except OSError:
-        pass  # read-only or missing cache folder: keep the in-process memo only
+        # read-only or missing cache folder: keep the in-process memo only
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
 
 
 def forget(path: Path) -> None:

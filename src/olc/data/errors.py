@@ -35,19 +35,28 @@ class DatasetNotFoundError(DataError, FileNotFoundError):
     def __str__(self) -> str:  # FileNotFoundError would otherwise print errno-style
         return self.args[0]
 
+    def __reduce__(self):
+        return (_rebuild, (type(self), self.args, {"path": self.path, "url": self.url}))
+
 
 class ChecksumError(DataError, ValueError):
     """A file's sha256 digest is not the one recorded in the registry."""
 
-    def __init__(self, path, expected: str, actual: str, *, what: str = "file"):
+    def __init__(self, path, expected: str, actual: str, *, what: str = "file", detail: str = ""):
         self.path = path
         self.expected = expected
         self.actual = actual
+        extra = f" ({detail})" if detail else ""
         super().__init__(
             f"checksum mismatch for {what} {path}: expected sha256 {expected}, "
-            f"got {actual}. The file is corrupt, truncated or a different version; "
-            "delete it and fetch it again."
+            f"got {actual}{extra}. The file is corrupt, truncated or a different "
+            "version; delete it and fetch it again."
         )
+        self._init_args = (path, expected, actual)
+        self._init_kwargs = {"what": what, "detail": detail}
+
+    def __reduce__(self):  # picklable across joblib workers despite the custom __init__
+        return (_rebuild, (type(self), self._init_args, self._init_kwargs))
 
 
 class DataFormatError(DataError, ValueError):
@@ -65,9 +74,16 @@ class DataFormatError(DataError, ValueError):
             shown = f": {shown!r}"
         super().__init__(f"{where}: {reason}{shown}")
 
+    def __reduce__(self):
+        return (type(self), (self.path, self.line, self.text, self.reason))
+
 
 class UnknownDatasetError(DataError, KeyError):
     """A dataset name (or split) that the registry does not know."""
 
     def __str__(self) -> str:  # KeyError would wrap the message in quotes
         return self.args[0]
+
+
+def _rebuild(cls, args, kwargs):
+    return cls(*args, **kwargs)

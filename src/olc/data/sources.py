@@ -52,7 +52,7 @@ def load_source(text):
         return X, y, label
     name, _, split = text.partition(":")
     if name in datasets():
-        loaded = load(name, split=split or "train")
+        loaded = load(name, split=split or None)
         if not (isinstance(loaded, tuple) and len(loaded) >= 2 and
                 (sp.issparse(loaded[0]) or isinstance(loaded[0], np.ndarray))):
             raise ValueError(f"dataset {name!r} is not a feature matrix (it needs "
@@ -61,7 +61,7 @@ def load_source(text):
         if np.unique(y).size != 2:
             raise ValueError(f"dataset {name!r} has {np.unique(y).size} classes; olc learners "
                              "are binary (pick two classes or binarize the labels first)")
-        return X, y, f"{name}:{split or 'train'}"
+        return X, y, f"{name}:{split}" if split else name
     path = Path(text)
     if path.exists():
         X, y = read_svmlight(path)[:2]
