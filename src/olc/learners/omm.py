@@ -1,4 +1,6 @@
 """Online Maximum Margin (seed 002: Algorithm 1, §5.1), efficient implementation, ℓ2 norm."""
+import warnings
+
 import numpy as np
 
 from .._compiled.dispatch import EFFICIENT_OMM_L2
@@ -6,6 +8,10 @@ from .._compiled.rules.omm import GAMMA, MM, PHASE, PM, PP, SM, SP, Y1
 from .base import OnlineLinearClassifier
 from .registry import add_variant, register
 from .validation import InputError
+
+
+class NonSeparableWarning(RuntimeWarning):
+    """The data seen so far are provably not linearly separable."""
 
 
 @register("e-omm", "Efficient Online Maximum Margin (ℓ2): max-margin on {v₊, v₋, x_t}",
@@ -51,6 +57,23 @@ class EfficientOMM(OnlineLinearClassifier):
         if not 0.0 <= rho <= 1.0:
             raise InputError(f"rho must be in [0, 1], got {self.rho!r}")
         return np.array([rho])
+
+    def predict_then_learn(self, X, y, classes=None, check=None):
+        collapsed_before = self._collapsed()
+        try:
+            return super().predict_then_learn(X, y, classes=classes, check=check)
+        finally:
+            if not collapsed_before and self._collapsed():
+                warnings.warn(
+                    "e-OMM: the stream is not linearly separable (the certificates v₊ and v₋ "
+                    f"coincide after step {self.n_steps_} at the latest, e.g. a point seen "
+                    "with both labels); the max-margin classifier is undefined from here on "
+                    "and the learner predicts +1 (w = 0, b = 0). OMM assumes separable data.",
+                    NonSeparableWarning, stacklevel=2)
+
+    def _collapsed(self):
+        return (self._is_initialised() and self._scal[PHASE] == 2.0
+                and self._scal[GAMMA] == 0.0)
 
     @property
     def certificates_(self):
