@@ -25,6 +25,11 @@ def save(learner, path):
     arrays = {}
     if hasattr(learner, "_vecs") and hasattr(learner, "classes_"):
         classes = np.asarray(learner.classes_)
+        if classes.dtype.kind == "O":
+            # e.g. strings from pandas: store as a NumPy type if that loses nothing.
+            converted = np.array(classes.tolist())
+            if converted.dtype.kind in "biufU" and converted.tolist() == classes.tolist():
+                classes = converted
         if classes.dtype.kind not in "biufU":
             raise PersistenceError(f"cannot save classes of dtype {classes.dtype}: only numbers "
                                    "and strings are stored (no pickle)")
@@ -44,7 +49,10 @@ def load(path):
     """Rebuild a learner saved by :func:`save`; its state is restored bit for bit."""
     path = Path(path)
     try:
-        with np.load(path, allow_pickle=False) as data:
+        data = np.load(path, allow_pickle=False)
+        if not isinstance(data, np.lib.npyio.NpzFile):
+            raise ValueError("a single array, not an .npz archive")
+        with data:
             meta = json.loads(str(data["meta"]))
             arrays = {k: data[k] for k in data.files if k != "meta"}
     except (OSError, ValueError, KeyError) as exc:

@@ -105,11 +105,17 @@ def test_step_solves_defining_qp(variant, seed):
 @pytest.mark.parametrize("seed", range(0, N_INSTANCES, 2))
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_bias_convention_characterized_by_qp(variant, seed):
-    """fit_intercept=True: w' solves the same QP with the old bias b held fixed in the
-    constraint (the bias is not part of ‖x‖²), and b' = b + τy where τy·x = w' − w, i.e.
-    b' − b = (w' − w)·x / ‖x‖²."""
+    """fit_intercept=True. PA-I/PA-II (scikit-learn's convention): w' solves the same QP
+    with the old bias b held fixed in the constraint (the bias is not part of ‖x‖²), and
+    b' = b + τy where τy·x = w' − w, i.e. b' − b = (w' − w)·x / ‖x‖². Classic PA: the QP over
+    θ = (w, b), min ½‖θ' − θ‖² s.t. y(w'·x + b') ≥ 1."""
     learner, w, b, x, y, C = _random_state(variant, seed, fit_intercept=True)
     learner.partial_fit(x[None, :], np.array([y]))
+    if variant == "pa":
+        theta = pa_qp(np.append(w, b), np.append(x, 1.0), y, variant, C)
+        _assert_same_step(learner.coef_.ravel(), theta[:-1], w, x)
+        _assert_same_step(learner.intercept_, theta[-1:], np.array([b]), x)
+        return
     w_ref = pa_qp(w, x, y, variant, C, bias=b)
     b_ref = b + float((w_ref - w) @ x) / float(x @ x)
 
@@ -120,16 +126,16 @@ def test_bias_convention_characterized_by_qp(variant, seed):
 # -- a hand-computed example of the scikit-learn bias convention -----------------------------
 #
 # Start at w = 0, b = 0. Step 1: x = (3, 4), y = +1: score 0, ℓ = 1, ‖x‖² = 25 (bias not
-# counted). Step 2: x = (1, 0), y = −1.
-#   PA      τ₁ = 1/25 → w = (3/25, 4/25), b = 1/25; score₂ = 4/25, ℓ = 29/25, τ₂ = 29/25
-#           → w = (3/25 − 29/25, 4/25) = (−26/25, 4/25), b = 1/25 − 29/25 = −28/25.
+# counted, PA-I/PA-II). Step 2: x = (1, 0), y = −1.
+#   PA      (bias counted: ‖(x, 1)‖² = 26) τ₁ = 1/26 → w = (3/26, 4/26), b = 1/26;
+#           score₂ = 4/26, ℓ = 30/26, τ₂ = (30/26)/2 = 15/26 → w = (−12/26, 4/26), b = −14/26.
 #   PA-I    C = 1/2: τ₁ = min(1/2, 1/25) = 1/25 (as PA); τ₂ = min(1/2, 29/25) = 1/2
 #           → w = (3/25 − 1/2, 4/25) = (−19/50, 8/50), b = 1/25 − 1/2 = −23/50.
 #   PA-II   C = 1/2, 1/(2C) = 1: τ₁ = 1/26 → w = (3/26, 4/26), b = 1/26; score₂ = 4/26,
 #           ℓ = 30/26, τ₂ = (30/26)/(1 + 1) = 15/26 → w = (−12/26, 4/26), b = −14/26.
 F = Fraction
 HAND = {
-    "pa": ([F(3, 25), F(4, 25)], F(1, 25), F(4, 25), [F(-26, 25), F(4, 25)], F(-28, 25)),
+    "pa": ([F(3, 26), F(4, 26)], F(1, 26), F(4, 26), [F(-12, 26), F(4, 26)], F(-14, 26)),
     "pa-i": ([F(3, 25), F(4, 25)], F(1, 25), F(4, 25), [F(-19, 50), F(8, 50)], F(-23, 50)),
     "pa-ii": ([F(3, 26), F(4, 26)], F(1, 26), F(4, 26), [F(-12, 26), F(4, 26)], F(-14, 26)),
 }
@@ -153,11 +159,16 @@ def test_bias_convention_hand_example(variant):
 
 def test_augmented_input_is_the_textbook_convention():
     """Seed 004 §31.2 folds the bias into the input as (x, 1); that is fit_intercept=False on
-    an appended constant column, and then ‖(x, 1)‖² = 26 ≠ 25: τ₁ = 1/26 instead of 1/25."""
+    an appended constant column, and then ‖(x, 1)‖² = 26 ≠ 25: τ₁ = 1/26 instead of 1/25.
+    Classic PA with a bias is exactly that; PA-I keeps scikit-learn's 1/25."""
     learner = olc.make("pa", fit_intercept=False)
     learner.partial_fit(np.array([[3.0, 4.0, 1.0]]), np.array([1]), classes=[-1, 1])
     np.testing.assert_allclose(learner.coef_.ravel(), [3 / 26, 4 / 26, 1 / 26], rtol=1e-15)
-    sk = olc.make("pa", fit_intercept=True)
+    pa = olc.make("pa", fit_intercept=True)
+    pa.partial_fit(np.array([[3.0, 4.0]]), np.array([1]), classes=[-1, 1])
+    np.testing.assert_allclose(np.append(pa.coef_.ravel(), pa.intercept_),
+                               [3 / 26, 4 / 26, 1 / 26], rtol=1e-15)
+    sk = olc.make("pa-i", C=10.0, fit_intercept=True)
     sk.partial_fit(np.array([[3.0, 4.0]]), np.array([1]), classes=[-1, 1])
     assert sk.intercept_[0] == pytest.approx(1 / 25, rel=1e-15)
     assert sk.intercept_[0] != pytest.approx(1 / 26, rel=1e-6)

@@ -4,7 +4,9 @@
   penalty=None)) ↔ olc ``perceptron`` with fit_intercept=True;
 * ``SGDClassifier(loss="hinge", penalty=None, learning_rate="pa1"/"pa2", eta0=C)`` and the
   deprecated ``PassiveAggressiveClassifier(C, loss="hinge"/"squared_hinge")`` ↔ olc
-  ``pa-i`` / ``pa-ii`` (and ``pa`` = PA-I with an unreachable C).
+  ``pa-i`` / ``pa-ii`` (and ``pa`` = PA-I with an unreachable C, without a bias: olc's
+  classic PA solves its problem over (w, b) exactly when it has a bias, which scikit-learn's
+  bias convention does not).
 
 Both libraries are trained with ``partial_fit`` (one call, and several calls).
 
@@ -56,7 +58,7 @@ def _sk_models(name, param):
         return [SkPerceptron(eta0=param, shuffle=False, fit_intercept=True, penalty=None)]
     lr = {"pa": "pa1", "pa-i": "pa1", "pa-ii": "pa2"}[name]
     models = [SGDClassifier(loss="hinge", penalty=None, learning_rate=lr, eta0=param,
-                            shuffle=False, fit_intercept=True, average=False)]
+                            shuffle=False, fit_intercept=name != "pa", average=False)]
     if PassiveAggressiveClassifier is not None and name != "pa":
         loss = "hinge" if name == "pa-i" else "squared_hinge"
         with warnings.catch_warnings():
@@ -70,7 +72,7 @@ def _olc_model(name, param):
     if name == "perceptron":
         return olc.make("perceptron", eta=param, fit_intercept=True)
     if name == "pa":
-        return olc.make("pa", fit_intercept=True)
+        return olc.make("pa", fit_intercept=False)
     return olc.make(name, C=param, fit_intercept=True)
 
 

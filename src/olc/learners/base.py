@@ -11,7 +11,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import NotFittedError
-from sklearn.utils.validation import validate_data
+from sklearn.utils.validation import column_or_1d, validate_data
 
 from .._compiled.driver import decision_values, run_online
 from .._compiled.loops import BAD_ROW, OVERFLOW
@@ -60,11 +60,8 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
         return self._vecs[0].copy(), float(self._scal[0])
 
     # -- state -----------------------------------------------------------------------------
-    def _reset_state(self, n_features):
-        self._vecs = np.zeros((self._n_vectors, n_features))
-        self._scal = np.zeros(N_SCALARS)
-        self.n_steps_ = 0
-        self.n_updates_ = 0
+    def _initial_state(self, n_features):
+        return np.zeros((self._n_vectors, n_features)), np.zeros(N_SCALARS)
 
     def _is_initialised(self):
         return hasattr(self, "_vecs") and hasattr(self, "classes_")
@@ -87,70 +84,86 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
         return X
 
     def _prepare_y(self, y, n_rows):
+        if y is None:
+            raise InputError(f"{type(self).__name__} requires y to be passed, but the target y "
+                             "is None")
         y = np.asarray(y)
-        if y.ndim != 1:
-            if y.ndim == 2 and y.shape[1] == 1:
-                y = y.ravel()
-            else:
-                raise InputError(f"y must be one-dimensional, got shape {y.shape}")
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = column_or_1d(y, warn=True)
+        elif y.ndim != 1:
+            raise InputError(f"y must be one-dimensional, got shape {y.shape}")
         if y.shape[0] != n_rows:
             raise InputError(f"X has {n_rows} rows but y has {y.shape[0]} labels")
-        if y.dtype.kind == "f" and not np.isfinite(y).all():
+        if y.dtype.kind in "fc" and not np.isfinite(y).all():
             row = int(np.flatnonzero(~np.isfinite(y))[0])
             raise InputError(f"y[{row}] = {y[row]} is not a valid label")
         return y
 
-    def _setup_classes(self, y, classes):
+    def _resolve_classes(self, y, classes):
+        """The classes after this call (validated), without touching the learner."""
         if classes is not None:
             classes = binary_classes(classes, "classes")
             if hasattr(self, "classes_") and not np.array_equal(classes, self.classes_):
                 raise InputError(f"classes={list(classes)} differs from the classes given "
                                  f"before, {list(self.classes_)}")
-            self.classes_ = classes
-        elif not hasattr(self, "classes_"):
-            self.classes_ = binary_classes(y, "y (pass classes= to partial_fit when the "
-                                              "first batch does not show both labels)")
+            return classes
+        if hasattr(self, "classes_"):
+            return self.classes_
+        return binary_classes(y, "y", hint="pass classes= to partial_fit when the first "
+                                           "batch does not show both labels")
 
     # -- the online protocol ---------------------------------------------------------------
     def predict_then_learn(self, X, y, classes=None, check=None):
         """Consume the rows of (X, y) in order: predict each with the current model, then
         update. Returns the per-row :class:`StepRecord` (the online protocol's raw output).
 
+        Every check that can be made before learning (labels, shapes, hyper-parameters) is
+        made first, so a rejected call leaves the learner as it was. A NaN/inf value or an
+        overflow is met by the compiled loop in row order: it stops before that row and raises
+        :class:`StreamStoppedError`, whose ``rows_learned`` and ``record`` describe the rows
+        before it (those were learned, as in any stream).
+
         ``check``: optional (X_eval, y_eval) in the same layout; the record's ``tau`` is the
         first step (counted over the learner's lifetime) whose updated classifier has positive
         margin on every evaluation point.
         """
         first = not self._is_initialised()
+        hp = self._hyperparameters()
         X = self._prepare_X(X, reset=first)
         y = self._prepare_y(y, X.shape[0])
-        if first:
-            self._setup_classes(y, classes)
-            self._reset_state(X.shape[1])
-        elif classes is not None:
-            self._setup_classes(y, classes)
-        y_pm = as_binary_labels(y, self.classes_)
-        hp = self._hyperparameters()
+        new_classes = self._resolve_classes(y, classes)
+        y_pm = as_binary_labels(y, new_classes)
         if check is not None:
-            check = self._prepare_check(check, X)
+            check = self._prepare_check(check, X, new_classes)
+        if first:
+            vecs, scal = self._initial_state(X.shape[1])
+        else:
+            vecs, scal = self._vecs, self._scal
         pred, score, updated, aux, tau, done, status = run_online(
-            self._rule, X, y_pm, self._vecs, self._scal, hp, check, self.n_steps_)
-        self.n_steps_ += done
-        self.n_updates_ += int(updated.sum())
+            self._rule, X, y_pm, vecs, scal, hp, check, self.n_steps_ if not first else 0)
+        if done > 0 or status == 0:
+            if first:
+                self._vecs, self._scal = vecs, scal
+                self.n_steps_ = 0
+                self.n_updates_ = 0
+            self.classes_ = new_classes
+            self.n_steps_ += done
+            self.n_updates_ += int(updated.sum())
         record = StepRecord(pred, score, updated, aux, tau)
         if status == BAD_ROW:
             raise StreamStoppedError(
-                f"X contains a non-finite value at {describe_bad_row(X, done)}; olc learners "
-                f"need finite features. The {done} row(s) before it were learned "
-                "(rows are processed in order).", done, done, record)
+                f"X contains {describe_bad_row(X, done)}; olc learners need finite features. "
+                f"The {done} row(s) before it were learned (rows are processed in order).",
+                done, done, record)
         if status == OVERFLOW:
             raise StreamStoppedError(
-                f"numerical overflow at row {done}: the score w·x + b is not finite although "
-                "the row's values are (feature magnitudes too large: rescale X). "
+                f"numerical overflow at row {done}: the score or the update is not finite "
+                "although the row's values are (feature magnitudes too large: rescale X). "
                 f"The {done} row(s) before it were learned; row {done} caused no update.",
                 done, done, record)
         return record
 
-    def _prepare_check(self, check, X):
+    def _prepare_check(self, check, X, classes):
         cX, cy = check
         cX = validate_data(self, cX, reset=False, accept_sparse="csr", dtype=np.float64,
                            order="C", ensure_all_finite=True)
@@ -159,7 +172,7 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
         if sp.issparse(cX) and not cX.has_canonical_format:
             cX = cX.copy()
             cX.sum_duplicates()
-        return cX, as_binary_labels(self._prepare_y(cy, cX.shape[0]), self.classes_)
+        return cX, as_binary_labels(self._prepare_y(cy, cX.shape[0]), classes)
 
     def partial_fit(self, X, y, classes=None):
         """Online learning on a batch, row by row in order (predict, then update)."""
@@ -168,15 +181,14 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Reset the model, then one online pass over (X, y) in order."""
-        for attr in ("classes_", "_vecs", "_scal"):
-            if hasattr(self, attr):
-                delattr(self, attr)
-        self._hyperparameters()  # reject bad hyper-parameters before touching data
+        self._hyperparameters()  # reject bad hyper-parameters before touching the model
         X = self._prepare_X(X, reset=True)
         y = self._prepare_y(y, X.shape[0])
-        self.classes_ = binary_classes(y, "y")
-        self._reset_state(X.shape[1])
-        return self.partial_fit(X, y)
+        classes = binary_classes(y, "y")
+        for attr in ("classes_", "_vecs", "_scal", "n_steps_", "n_updates_"):
+            if hasattr(self, attr):
+                delattr(self, attr)
+        return self.partial_fit(X, y, classes=classes)
 
     # -- prediction ------------------------------------------------------------------------
     def decision_function(self, X):

@@ -10,7 +10,7 @@ from .registry import register
 _COMMON = """
     On each round the hinge loss ℓ = max(0, 1 − y(w·x + b)) is computed; if ℓ > 0,
     ``w ← w + τ·y·x`` and (``fit_intercept``) ``b ← b + τ·y``. As in scikit-learn's
-    ``PassiveAggressiveClassifier`` (deprecated in 1.8; we reproduce it exactly on dense
+    ``PassiveAggressiveClassifier`` (deprecated in 1.8; reproduced exactly on dense
     streams), the bias takes the same step τy but ‖x‖² does not count it; to count it as
     the textbook's augmented input (x, 1) does, append a constant-1 column and set
     ``fit_intercept=False``.
@@ -24,18 +24,31 @@ class _PassiveAggressiveBase(OnlineLinearClassifier):
     def _step_parameter(self):
         return 1.0  # unused by classic PA
 
+    _bias_in_norm = False
+
     def _hyperparameters(self):
         return np.array([self._step_parameter(), float(bool(self.fit_intercept)),
-                         float(self._variant)])
+                         float(self._variant),
+                         float(self._bias_in_norm and bool(self.fit_intercept))])
 
 
 @register("pa", "Passive-Aggressive (PA): τ = ℓ/‖x‖²", "Crammer et al. 2006, Eq. (6)")
 class PassiveAggressive(_PassiveAggressiveBase):
-    __doc__ = """PA: the smallest change of w that attains margin 1, τ = ℓ/‖x‖²
-    (Crammer et al. 2006, Eq. 6). A zero vector x skips the round (τ would be ℓ/0).
-""" + _COMMON
+    __doc__ = """PA: the smallest change of the classifier that attains margin 1
+    (Crammer et al. 2006, Eq. 6): τ = ℓ/‖x‖² without a bias.
+
+    With ``fit_intercept=True`` the problem is solved exactly over (w, b) —
+    min ½‖w'−w‖² + ½(b'−b)² s.t. y(w'·x + b') ≥ 1 — so τ = ℓ/(‖x‖² + 1): the bias counts in
+    the norm, as with the textbook's augmented input (x, 1) (seed 004 §31.2). (scikit-learn's
+    convention, used by PA-I/PA-II for parity, leaves the bias out of the norm; for PA, which
+    has no step cap, that makes the bias overshoot by 1/‖x‖² per update and diverge on small
+    rows.) A zero vector x without a bias skips the round (τ would be ℓ/0).
+
+    Parameters: fit_intercept (default True).
+"""
 
     _variant = PA_CLASSIC
+    _bias_in_norm = True
 
     def __init__(self, fit_intercept=True):
         self.fit_intercept = fit_intercept

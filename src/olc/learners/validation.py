@@ -1,6 +1,7 @@
 """Input checks that say what is wrong and where (row, column)."""
 import numpy as np
 import scipy.sparse as sp
+from sklearn.utils.multiclass import type_of_target
 
 
 class InputError(ValueError):
@@ -22,12 +23,13 @@ class StreamStoppedError(InputError):
 
 
 def describe_bad_row(X, row):
-    """"row R, column C (value)" for the first non-finite value of row ``row``."""
+    """"NaN at row R, column C" for the first non-finite value of row ``row``."""
     hit = first_nonfinite(X[row:row + 1])
     if hit is None:
-        return f"row {row}"
+        return f"a non-finite value at row {row}"
     _, col, value = hit
-    return f"row {row}, column {col} ({value})"
+    kind = "NaN" if np.isnan(value) else ("inf" if value > 0 else "-inf")
+    return f"{kind} at row {row}, column {col}"
 
 
 def first_nonfinite(X):
@@ -50,7 +52,8 @@ def check_finite(X, what="X"):
     hit = first_nonfinite(X)
     if hit is not None:
         row, col, value = hit
-        raise InputError(f"{what} contains a non-finite value ({value}) at row {row}, column {col}; "
+        kind = "NaN" if np.isnan(value) else "inf"
+        raise InputError(f"{what} contains {kind} at row {row}, column {col}; "
                          "olc learners need finite features")
 
 
@@ -72,14 +75,21 @@ def as_binary_labels(y, classes):
     return np.where(pos, 1.0, -1.0)
 
 
-def binary_classes(labels, where):
-    """Sorted unique labels, which must be exactly two."""
+def binary_classes(labels, where, hint=None):
+    """Sorted unique labels, which must be exactly two (messages follow scikit-learn's)."""
     labels = np.asarray(labels)
     if labels.dtype.kind == "f" and np.isnan(labels).any():
         row = int(np.flatnonzero(np.isnan(labels))[0])
         raise InputError(f"{where} contains NaN at position {row}")
     classes = np.unique(labels)
-    if classes.size != 2:
-        raise InputError(f"olc learners are binary classifiers: {where} has {classes.size} "
-                         f"distinct label(s) {list(classes)[:10]}, exactly 2 are needed")
+    if classes.size > 2 and type_of_target(labels, input_name=where).startswith("continuous"):
+        raise InputError(f"Unknown label type: {where} is continuous ({classes.size} distinct "
+                         "non-integer values); olc learners are binary classifiers")
+    if classes.size > 2:
+        raise InputError(f"Only binary classification is supported: {where} has "
+                         f"{classes.size} classes {list(classes)[:10]}")
+    if classes.size < 2:
+        extra = f" ({hint})" if hint else ""
+        raise InputError(f"{where} contains only 1 class {list(classes)}; exactly 2 classes "
+                         f"are needed{extra}")
     return classes

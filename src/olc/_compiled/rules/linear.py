@@ -12,7 +12,7 @@ BIAS = 0
 
 # hp layout -------------------------------------------------------------------------------
 # perceptron: [eta, fit_intercept, mistake_only]
-# passive-aggressive: [C, fit_intercept, variant]  (variant 0 = PA, 1 = PA-I, 2 = PA-II)
+# passive-aggressive: [C, fit_intercept, variant, bias_in_norm]  (variant 0 = PA, 1 = PA-I, 2 = PA-II)
 PA_CLASSIC, PA_I, PA_II = 0, 1, 2
 
 
@@ -48,9 +48,19 @@ def perceptron_step(idx, val, y, vecs, scal, hp, fast):
 def passive_aggressive_step(idx, val, y, vecs, scal, hp, fast):
     """PA, PA-I and PA-II (Crammer et al. 2006, Fig. 1; seed 004 §31.2.1 for PA-II).
 
-    τ = ℓ/‖x‖² (PA), min(C, ℓ/‖x‖²) (PA-I), ℓ/(‖x‖² + 1/(2C)) (PA-II), ℓ = max(0, 1 − y(w·x+b)).
-    The bias takes the same step τy but is not counted in ‖x‖² (scikit-learn's convention).
-    x = 0: PA and PA-I skip the round (τ would be ℓ/0); PA-II still moves the bias.
+    τ = ℓ/‖x‖² (PA), min(C, ℓ/‖x‖²) (PA-I), ℓ/(‖x‖² + 1/(2C)) (PA-II), ℓ = max(0, 1 − y(w·x+b)),
+    then w ← w + τy·x and, with a bias, b ← b + τy.
+
+    Bias convention. PA-I and PA-II follow scikit-learn: the bias takes the step τy but ‖x‖²
+    does not count it (parity with ``PassiveAggressiveClassifier``). Classic PA has no
+    scikit-learn counterpart, and under that convention its step overshoots the margin by
+    1/‖x‖² through the bias, which diverges geometrically on small rows; so PA solves its
+    defining problem exactly over (w, b): min ½‖w'−w‖² + ½(b'−b)² s.t. y(w'·x + b') ≥ 1,
+    i.e. τ = ℓ/(‖x‖² + 1) (hp[3] = 1 counts the bias in the norm).
+
+    x = 0 without a bias: PA and PA-I skip the round (τ would be ℓ/0), as in scikit-learn;
+    PA-II moves the bias only (τ = 2Cℓ). A step that would not be finite is declined and
+    reported as an overflow (a non-finite score), so the state never holds inf/NaN.
     """
     s = dot(vecs[0], idx, val, fast) + scal[BIAS]
     pred = sign(s)
@@ -58,6 +68,8 @@ def passive_aggressive_step(idx, val, y, vecs, scal, hp, fast):
     if loss <= 0.0 or not math.isfinite(s):
         return s, pred, False, 0.0
     sq = sqnorm(idx, val)
+    if hp[3] != 0.0:
+        sq += 1.0
     variant = hp[2]
     if variant == PA_II:
         tau = loss / (sq + 0.5 / hp[0])
@@ -68,7 +80,12 @@ def passive_aggressive_step(idx, val, y, vecs, scal, hp, fast):
         if variant == PA_I and tau > hp[0]:
             tau = hp[0]
     step = tau * y
+    fit_bias = hp[1] != 0.0
+    if not (math.isfinite(step * math.sqrt(sq)) and math.isfinite(scal[BIAS] + step)):
+        return math.inf, pred, False, 0.0
+    if sq == 0.0 and not fit_bias:
+        return s, pred, False, 0.0  # PA-II on x = 0 without a bias: nothing moves
     axpy(step, idx, val, vecs[0])
-    if hp[1] != 0.0:
+    if fit_bias:
         scal[BIAS] += step
     return s, pred, True, 0.0

@@ -46,9 +46,14 @@ def omm_score(idx, val, vecs, scal, hp, fast):
 
 @nb.njit(cache=True)
 def _store_first(idx, val, vecs, scal, row, slot_scale, slot_sq):
+    """Make x the certificate in vecs[row]; False (nothing stored) if ‖x‖² overflows."""
+    sq = sqnorm(idx, val)
+    if not math.isfinite(sq):
+        return False
     assign(idx, val, vecs[row])
     scal[slot_scale] = 1.0
-    scal[slot_sq] = sqnorm(idx, val)
+    scal[slot_sq] = sq
+    return True
 
 
 @nb.njit(cache=True)
@@ -84,12 +89,12 @@ def omm_step(idx, val, y, vecs, scal, hp, fast):
     (0 while no max-margin classifier exists), for the m(φ) metric of Eq. (4b).
     """
     phase = scal[PHASE]
+    # A non-finite score reports an overflow to the loop, which stops before this row.
     if phase == 0.0:
         # Line 2: predict +1, then V₊ or V₋ := {x₁}.
-        if y > 0.0:
-            _store_first(idx, val, vecs, scal, 0, SP, PP)
-        else:
-            _store_first(idx, val, vecs, scal, 1, SM, MM)
+        if not _store_first(idx, val, vecs, scal, 0 if y > 0.0 else 1,
+                            SP if y > 0.0 else SM, PP if y > 0.0 else MM):
+            return math.inf, 1.0, False, 0.0
         scal[Y1] = y
         scal[PHASE] = 1.0
         return 1.0, 1.0, y < 0.0, 0.0
@@ -98,15 +103,16 @@ def omm_step(idx, val, y, vecs, scal, hp, fast):
         y1 = scal[Y1]
         if y == y1:
             return y1, y1, False, 0.0
-        if y > 0.0:
-            _store_first(idx, val, vecs, scal, 0, SP, PP)
-        else:
-            _store_first(idx, val, vecs, scal, 1, SM, MM)
         # v₊·v₋ of two singletons: one O(nnz) dot with the certificate stored first.
         if y > 0.0:
-            scal[PM] = scal[SM] * dot(vecs[1], idx, val, False)
+            pm = scal[SM] * dot(vecs[1], idx, val, False)
         else:
-            scal[PM] = scal[SP] * dot(vecs[0], idx, val, False)
+            pm = scal[SP] * dot(vecs[0], idx, val, False)
+        if not math.isfinite(pm) or not _store_first(idx, val, vecs, scal, 0 if y > 0.0 else 1,
+                                                     SP if y > 0.0 else SM,
+                                                     PP if y > 0.0 else MM):
+            return math.inf, y1, False, 0.0
+        scal[PM] = pm
         scal[PHASE] = 2.0
         scal[GAMMA] = 0.5 * _norm_u(scal)
         return y1, y1, True, 0.0
@@ -141,12 +147,19 @@ def omm_step(idx, val, y, vecs, scal, hp, fast):
     if beta > 0.0:
         c = 1.0 - beta
         if y > 0.0:
-            scal[PP] = c * c * pp + 2.0 * beta * c * px + beta * beta * xx
-            scal[PM] = c * pm + beta * mx
+            new_sq = c * c * pp + 2.0 * beta * c * px + beta * beta * xx
+            new_pm = c * pm + beta * mx
+        else:
+            new_sq = c * c * mm + 2.0 * beta * c * mx + beta * beta * xx
+            new_pm = c * pm + beta * px
+        if not (math.isfinite(new_sq) and math.isfinite(new_pm)):
+            return math.inf, pred, False, gamma
+        scal[PM] = new_pm
+        if y > 0.0:
+            scal[PP] = new_sq
             _move_towards(idx, val, vecs, scal, 0, SP, beta)
         else:
-            scal[MM] = c * c * mm + 2.0 * beta * c * mx + beta * beta * xx
-            scal[PM] = c * pm + beta * px
+            scal[MM] = new_sq
             _move_towards(idx, val, vecs, scal, 1, SM, beta)
         scal[GAMMA] = 0.5 * _norm_u(scal)
     return s, pred, True, gamma

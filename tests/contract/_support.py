@@ -1,0 +1,91 @@
+"""Shared helpers of the learner contract suite (DESIGN.md, "Testing").
+
+Every test in this package is parametrized over ``olc.algorithms()``, so a learner that is
+registered later gets every check without touching these files.
+"""
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import olc
+
+ALGORITHMS = [entry.name for entry in olc.algorithms()]
+ENTRIES = {entry.name: entry for entry in olc.algorithms()}
+
+#: ``@each_algorithm`` parametrizes a test by canonical algorithm name.
+each_algorithm = pytest.mark.parametrize("name", ALGORITHMS)
+
+
+def stream(seed, n=60, d=7, density=0.5, noise=0.1, zero_rows=2, duplicates=2):
+    """A small adversarial-but-ordinary stream: sparse-ish Gaussian rows, labels from a random
+    hyperplane with some flipped, a few all-zero rows and a few duplicated rows (sometimes with
+    the other label), so that every learner both updates and skips."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d)) * (rng.random((n, d)) < density)
+    w = rng.standard_normal(d)
+    y = np.where(X @ w + 0.1 >= 0, 1, 0)
+    flip = rng.random(n) < noise
+    y[flip] = 1 - y[flip]
+    for i in rng.choice(np.arange(1, n), size=zero_rows, replace=False):
+        X[i] = 0.0
+    for _ in range(duplicates):
+        i, j = rng.choice(n, size=2, replace=False)
+        X[j] = X[i]
+        y[j] = rng.integers(0, 2)
+    y[0], y[1] = 0, 1  # both labels early, whatever the rng drew
+    return X, y
+
+
+def assert_same_bits(a, b, what=""):
+    """Bit-for-bit equality (dtype, shape and every byte; NaN == NaN, but 0.0 != -0.0)."""
+    a, b = np.asarray(a), np.asarray(b)
+    assert a.dtype == b.dtype, f"{what}: dtype {a.dtype} != {b.dtype}"
+    assert a.shape == b.shape, f"{what}: shape {a.shape} != {b.shape}"
+    if a.tobytes() != b.tobytes():
+        diff = np.flatnonzero(a.ravel() != b.ravel())
+        k = int(diff[0]) if diff.size else 0
+        raise AssertionError(f"{what}: not bit-identical; first difference at flat index {k}: "
+                             f"{a.ravel()[k]!r} != {b.ravel()[k]!r}")
+
+
+def assert_same_records(r1, r2, what="record"):
+    for field in ("pred", "score", "updated", "aux"):
+        assert_same_bits(getattr(r1, field), getattr(r2, field), f"{what}.{field}")
+    assert r1.tau == r2.tau, f"{what}.tau: {r1.tau} != {r2.tau}"
+
+
+def assert_same_model(l1, l2, what="model"):
+    assert_same_bits(l1.coef_, l2.coef_, f"{what}.coef_")
+    assert_same_bits(l1.intercept_, l2.intercept_, f"{what}.intercept_")
+
+
+def assert_close(a, b, what, rtol=1e-12):
+    """Equal up to ``rtol`` relative to the largest magnitude involved (reassociated sums)."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    assert a.shape == b.shape, what
+    scale_ = max(float(np.max(np.abs(a), initial=0.0)), float(np.max(np.abs(b), initial=0.0)))
+    np.testing.assert_allclose(a, b, rtol=rtol, atol=rtol * scale_, err_msg=what)
+
+
+def assert_same_state(l1, l2, what="learner"):
+    """Everything the learner object holds (hyper-parameters, fitted attributes and private
+    state arrays) is identical. Compared through ``vars`` so that state added by a future
+    learner is covered too."""
+    v1, v2 = vars(l1), vars(l2)
+    assert sorted(v1) == sorted(v2), f"{what}: attributes {sorted(v1)} != {sorted(v2)}"
+    for key, a in v1.items():
+        b = v2[key]
+        if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+            assert_same_bits(a, b, f"{what}.{key}")
+        else:
+            same_nan = isinstance(a, float) and isinstance(b, float) and a != a and b != b
+            assert type(a) is type(b) and (a == b or same_nan), f"{what}.{key}: {a!r} != {b!r}"
+
+
+def csr(X):
+    return sp.csr_matrix(X)
+
+
+def sign_pm(score):
+    """The package's sign: sign(0) = +1."""
+    return np.where(np.asarray(score) >= 0.0, 1, -1).astype(np.int8)

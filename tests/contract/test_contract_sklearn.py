@@ -1,0 +1,38 @@
+"""Contract 9: scikit-learn's own estimator checks, for every registered learner.
+
+Generated with ``parametrize_with_checks`` (scikit-learn ≥ 1.6 API; the installed 1.9 runs
+~56 checks per classifier). A check that cannot pass by design must be listed in
+``EXPECTED_FAILED`` with the precise reason; listed checks run as strict xfails, so a listed
+check that starts passing is reported and must be removed from the list.
+
+Checks skipped by scikit-learn itself in this environment (reported by pytest -ra):
+``check_array_api_input`` (needs SCIPY_ARRAY_API=1 and an array-API library) and
+``check_classifier_data_not_an_array`` (needs pandas).
+"""
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+import olc
+
+from ._support import ALGORITHMS
+
+#: name -> {check name: reason it cannot pass}. Nothing is excused today: every olc learner is a
+#: binary linear classifier that takes dense and CSR input, which the checks support through
+#: the estimator tags (multi_class=False, sparse=True).
+EXPECTED_FAILED: dict[str, dict[str, str]] = {name: {} for name in ALGORITHMS}
+
+_ESTIMATORS = [olc.make(name) for name in ALGORITHMS]
+
+
+def _expected_failed(estimator):
+    return EXPECTED_FAILED.get(olc.learners.name_of(estimator), {})
+
+
+@parametrize_with_checks(_ESTIMATORS, expected_failed_checks=_expected_failed,
+                         xfail_strict=True)
+def test_sklearn_estimator_checks(estimator, check):
+    check(estimator)
+
+
+def test_every_registered_learner_is_checked():
+    assert [olc.learners.name_of(e) for e in _ESTIMATORS] == ALGORITHMS
+    assert set(EXPECTED_FAILED) == set(ALGORITHMS)
