@@ -27,7 +27,13 @@ def _dense_dot_strict(v, val):
     return s
 
 
-@nb.njit(cache=True)
+# Small kernels are inlined into the rules and the loops (numba IR inlining): a call per row
+# costs more than the arithmetic on short rows. The two dense dot bodies and the finiteness
+# check stay separate calls because inlining drops their fastmath flags (no SIMD).
+INLINE = "always"
+
+
+@nb.njit(cache=True, inline=INLINE)
 def dot(v, idx, val, fast):
     """v · x."""
     if idx is None:
@@ -51,7 +57,7 @@ def is_finite_row(val):
     return acc == 0.0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline=INLINE)
 def sqnorm(idx, val):
     """‖x‖² (strict order: it is a step-size denominator)."""
     s = 0.0
@@ -60,7 +66,7 @@ def sqnorm(idx, val):
     return s
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline=INLINE)
 def axpy(a, idx, val, v):
     """v ← v + a·x, touching only the nonzeros of x."""
     if idx is None:
@@ -96,12 +102,21 @@ RENORM_LOW = 1e-100
 RENORM_HIGH = 1e100
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline=INLINE)
 def sign(score):
     """sign with sign(0) = +1 (the convention of every algorithm in this package)."""
     return 1.0 if score >= 0.0 else -1.0
 
 
 def as_index_array(indices):
-    """CSR column indices as the dtype the compiled loops are built for."""
-    return np.ascontiguousarray(indices, dtype=np.int32)
+    """CSR column indices as the dtype the compiled loops are built for: unsigned 32-bit, so
+    no negative-index wraparound test is compiled into each access (DESIGN.md: 1.2×).
+    int32 indices of a valid CSR matrix are non-negative, so this is a zero-copy view."""
+    indices = np.asarray(indices)
+    if indices.dtype == np.uint32:
+        return np.ascontiguousarray(indices)
+    if indices.dtype == np.int32:
+        return np.ascontiguousarray(indices).view(np.uint32)
+    if indices.size and (indices.min() < 0 or indices.max() > np.iinfo(np.uint32).max):
+        raise ValueError("CSR column indices must lie in [0, 2**32)")
+    return np.ascontiguousarray(indices, dtype=np.uint32)

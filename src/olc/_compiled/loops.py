@@ -1,13 +1,15 @@
 """The online loops: one per input layout, generic over the update rule.
 
-Each row is processed in order: the rule predicts with the current state, then updates it.
-Per row the loop records the prediction (±1), the raw score, whether an update happened and
-the rule's aux value.
+The loop visits positions k = start..stop-1 of a stream whose k-th row is ``order[k]`` (the
+identity for the data's order, a permutation for a shuffled pass), so passes and chunks need
+no copy of X. At each position the rule predicts with the current state, then updates it;
+the loop records, at index k − start of the output arrays, the prediction (±1), the raw
+score, whether the rule updated and the rule's aux value.
 
-Stopping: a row with a NaN/inf value stops the loop before that row is used (status
-``BAD_ROW``); a non-finite score from finite data (overflow) stops it after the rule declined
-to update (status ``OVERFLOW``; rules never update on a non-finite score). Rows before the stop
-have been learned — the streaming semantics; the caller raises with the row's location.
+Stopping: a non-finite score stops the loop before anything of that row is learned (rules
+guarantee it, see ``rules/__init__``); the row is then tested: a NaN/inf value gives status
+``BAD_ROW``, otherwise ``OVERFLOW``. Rows before it were learned — the streaming semantics;
+the caller raises with the row's location.
 
 τ: optionally (``check``), after every update the new classifier is tested on a fixed
 evaluation set and the first step at which it classifies every evaluation point with positive
@@ -44,47 +46,47 @@ def _check_csr(rule, cdata, cindices, cindptr, cy, vecs, scal, hp, fast):
 
 
 @nb.njit(cache=True)
-def run_dense(rule, X, y, vecs, scal, hp, fast, pred, score, updated, aux,
+def run_dense(rule, X, y, order, start, stop, vecs, scal, hp, fast, pred, score, updated, aux,
               check_X, check_y, check, step_offset):
-    """Returns (τ or -1, rows processed, status)."""
+    """Returns (τ or -1, position reached, status)."""
     tau = -1
-    for i in range(X.shape[0]):
-        if not is_finite_row(X[i]):
-            return tau, i, BAD_ROW
+    for k in range(start, stop):
+        i = order[k]
         s, p, u, a = rule_step(rule, None, X[i], y[i], vecs, scal, hp, fast)
-        score[i] = s
-        pred[i] = np.int8(p)
-        updated[i] = u
-        aux[i] = a
         if not math.isfinite(s):
-            return tau, i, OVERFLOW
+            return tau, k, OVERFLOW if is_finite_row(X[i]) else BAD_ROW
+        j = k - start
+        score[j] = s
+        pred[j] = np.int8(p)
+        updated[j] = u
+        aux[j] = a
         if check and u and tau < 0:
             if _check_dense(rule, check_X, check_y, vecs, scal, hp, fast):
-                tau = step_offset + i + 1
-    return tau, X.shape[0], OK
+                tau = step_offset + j + 1
+    return tau, stop, OK
 
 
 @nb.njit(cache=True)
-def run_csr(rule, data, indices, indptr, y, vecs, scal, hp, fast, pred, score, updated, aux,
-            check_data, check_indices, check_indptr, check_y, check, step_offset):
+def run_csr(rule, data, indices, indptr, y, order, start, stop, vecs, scal, hp, fast,
+            pred, score, updated, aux, check_data, check_indices, check_indptr, check_y, check,
+            step_offset):
     tau = -1
-    n = indptr.shape[0] - 1
-    for i in range(n):
+    for k in range(start, stop):
+        i = order[k]
         a0, b0 = indptr[i], indptr[i + 1]
-        if not is_finite_row(data[a0:b0]):
-            return tau, i, BAD_ROW
         s, p, u, a = rule_step(rule, indices[a0:b0], data[a0:b0], y[i], vecs, scal, hp, fast)
-        score[i] = s
-        pred[i] = np.int8(p)
-        updated[i] = u
-        aux[i] = a
         if not math.isfinite(s):
-            return tau, i, OVERFLOW
+            return tau, k, OVERFLOW if is_finite_row(data[a0:b0]) else BAD_ROW
+        j = k - start
+        score[j] = s
+        pred[j] = np.int8(p)
+        updated[j] = u
+        aux[j] = a
         if check and u and tau < 0:
             if _check_csr(rule, check_data, check_indices, check_indptr, check_y,
                           vecs, scal, hp, fast):
-                tau = step_offset + i + 1
-    return tau, n, OK
+                tau = step_offset + j + 1
+    return tau, stop, OK
 
 
 @nb.njit(cache=True)

@@ -11,6 +11,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import clone
 
+from ..learners.base import StepRecord
 from ..learners.registry import name_of
 from .metrics import cumulative_error_rate, mistakes
 
@@ -55,10 +56,6 @@ class ProgressiveResult:
                 "seconds": self.seconds, "compile_seconds": self.compile_seconds}
 
 
-def _rows(X, index):
-    return X[index]
-
-
 def progressive(learner, X, y, passes=1, shuffle_seed=None, classes=None, tau_on=None,
                 chunk_rows=None, progress=None):
     """Run the online protocol of ``learner`` over (X, y), in place.
@@ -75,8 +72,12 @@ def progressive(learner, X, y, passes=1, shuffle_seed=None, classes=None, tau_on
     tau_on : None, ``"data"`` (the whole (X, y)), or an (X_eval, y_eval) pair: record τ, the
         first step whose (updated) classifier has positive margin on every evaluation point
         (seed 002 §6 (iii)); the classifier changes only at updates, so only those are tested.
-    chunk_rows : rows per compiled call (results do not depend on it).
+    chunk_rows : rows per compiled call (results do not depend on it; it sets how often the
+        progress bar moves).
     progress : show a progress bar (default: when the run has over 10⁶ steps).
+
+    X is validated once; passes and permutations are index arrays handed to the compiled
+    loop, so no copy of X is made.
     """
     y = np.asarray(y)
     n = X.shape[0]
@@ -84,59 +85,64 @@ def progressive(learner, X, y, passes=1, shuffle_seed=None, classes=None, tau_on
         raise ValueError(f"X has {n} rows but y has shape {y.shape}")
     if passes < 1:
         raise ValueError(f"passes must be ≥ 1, got {passes}")
-    if sp.issparse(X):
+    if sp.issparse(X) and not isinstance(X, sp.csr_matrix | sp.csr_array):
         X = sp.csr_matrix(X)
     if classes is None:
         classes = np.unique(y)
-    check = None
-    if tau_on is not None:
-        check = (X, y) if isinstance(tau_on, str) and tau_on == "data" else tau_on
     chunk = int(chunk_rows or DEFAULT_CHUNK)
 
     # Compile (or load from numba's cache) on a throw-away copy, timed apart from the run.
     t0 = time.perf_counter()
     warm = clone(learner)
     warm.predict_then_learn(X[:1], y[:1], classes=classes,
-                            check=None if check is None else (check[0][:1], check[1][:1]))
+                            check=None if tau_on is None else (X[:1], y[:1]))
     warm.decision_function(X[:1])
     compile_seconds = time.perf_counter() - t0
 
+    stream = learner.prepare_stream(X, y, classes=classes)
+    check = None
+    if tau_on is not None:
+        check = learner.prepare_check("stream" if isinstance(tau_on, str) and tau_on == "data"
+                                      else tau_on, stream)
     rng = np.random.default_rng(shuffle_seed) if shuffle_seed is not None else None
     total = n * passes
+    record = StepRecord(np.empty(total, np.int8), np.empty(total), np.empty(total, np.bool_),
+                        np.empty(total))
+    orders = np.empty(total, dtype=np.int64)
     show = progress if progress is not None else total > 1_000_000
     bar = _ProgressBar(total, name_of(learner)) if show else None
-    records, orders, seconds, tau = [], [], 0.0, None
+    seconds, tau = 0.0, None
     try:
-        for _ in range(passes):
-            order = rng.permutation(n) if rng is not None else np.arange(n)
-            Xp = X if rng is None else _rows(X, order)
-            yp = y if rng is None else y[order]
+        for p in range(passes):
+            order = rng.permutation(n) if rng is not None else np.arange(n, dtype=np.int64)
+            orders[p * n:(p + 1) * n] = order
             for start in range(0, n, chunk):
                 stop = min(start + chunk, n)
-                Xc = Xp[start:stop]
+                base = p * n
+                out = StepRecord(record.pred[base + start:base + stop],
+                                 record.score[base + start:base + stop],
+                                 record.updated[base + start:base + stop],
+                                 record.aux[base + start:base + stop])
                 t0 = time.perf_counter()
-                rec = learner.predict_then_learn(Xc, yp[start:stop], classes=classes,
-                                                 check=check if tau is None else None)
+                learner.learn_prepared(stream, start, stop, order, out,
+                                       check if tau is None else None)
                 seconds += time.perf_counter() - t0
-                if tau is None and rec.tau >= 0:
-                    tau = rec.tau
-                records.append(rec)
+                if tau is None and out.tau >= 0:
+                    tau = out.tau
                 if bar:
                     bar.advance(stop - start)
-            orders.append(order)
     finally:
         if bar:
             bar.close()
-    order = np.concatenate(orders)
-    y_pm = np.where(y[order] == learner.classes_[1], 1, -1).astype(np.int8)
+    y_pm = stream.y[orders].astype(np.int8)
     return ProgressiveResult(
         algorithm=name_of(learner),
         y=y_pm,
-        pred=np.concatenate([r.pred for r in records]),
-        score=np.concatenate([r.score for r in records]),
-        updated=np.concatenate([r.updated for r in records]),
-        aux=np.concatenate([r.aux for r in records]),
-        order=order,
+        pred=record.pred,
+        score=record.score,
+        updated=record.updated,
+        aux=record.aux,
+        order=orders,
         passes=passes,
         seconds=seconds,
         compile_seconds=compile_seconds,

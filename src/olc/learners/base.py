@@ -13,7 +13,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import column_or_1d, validate_data
 
-from .._compiled.driver import decision_values, run_online
+from .._compiled.driver import LoopInput, decision_values, run_online
 from .._compiled.loops import BAD_ROW, OVERFLOW
 from .validation import (
     InputError,
@@ -42,6 +42,23 @@ class StepRecord:
     updated: np.ndarray
     aux: np.ndarray
     tau: int = -1
+
+
+@dataclass
+class PreparedStream:
+    """A validated batch, ready for the compiled loop: features in the loop's layout
+    (``LoopInput``, shared with the caller's arrays when no conversion was needed), labels as
+    ±1, and the classes they were mapped with. Built by ``prepare_stream``; consumed (in
+    ranges, in any order, as often as wanted) by ``learn_prepared``."""
+
+    X: LoopInput
+    source: object  # the validated matrix (for error messages)
+    y: np.ndarray
+    classes: np.ndarray
+
+    @property
+    def n_rows(self):
+        return self.X.n_rows
 
 
 class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
@@ -123,56 +140,87 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
         :class:`StreamStoppedError`, whose ``rows_learned`` and ``record`` describe the rows
         before it (those were learned, as in any stream).
 
-        ``check``: optional (X_eval, y_eval) in the same layout; the record's ``tau`` is the
-        first step (counted over the learner's lifetime) whose updated classifier has positive
-        margin on every evaluation point.
+        ``check``: optional (X_eval, y_eval); the record's ``tau`` is the first step (counted
+        over the learner's lifetime) whose updated classifier has positive margin on every
+        evaluation point.
         """
+        stream = self.prepare_stream(X, y, classes=classes)
+        if check is not None:
+            check = self.prepare_check(check, stream)
+        return self.learn_prepared(stream, check=check)
+
+    def prepare_stream(self, X, y, classes=None):
+        """Validate a batch once (no state change) for :meth:`learn_prepared`."""
         first = not self._is_initialised()
-        hp = self._hyperparameters()
+        self._hyperparameters()
         X = self._prepare_X(X, reset=first)
         y = self._prepare_y(y, X.shape[0])
-        new_classes = self._resolve_classes(y, classes)
-        y_pm = as_binary_labels(y, new_classes)
-        if check is not None:
-            check = self._prepare_check(check, X, new_classes)
-        if first:
-            vecs, scal = self._initial_state(X.shape[1])
-        else:
-            vecs, scal = self._vecs, self._scal
-        pred, score, updated, aux, tau, done, status = run_online(
-            self._rule, X, y_pm, vecs, scal, hp, check, self.n_steps_ if not first else 0)
-        if done > 0 or status == 0:
-            if first:
-                self._vecs, self._scal = vecs, scal
-                self.n_steps_ = 0
-                self.n_updates_ = 0
-            self.classes_ = new_classes
-            self.n_steps_ += done
-            self.n_updates_ += int(updated.sum())
-        record = StepRecord(pred, score, updated, aux, tau)
-        if status == BAD_ROW:
-            raise StreamStoppedError(
-                f"X contains {describe_bad_row(X, done)}; olc learners need finite features. "
-                f"The {done} row(s) before it were learned (rows are processed in order).",
-                done, done, record)
-        if status == OVERFLOW:
-            raise StreamStoppedError(
-                f"numerical overflow at row {done}: the score or the update is not finite "
-                "although the row's values are (feature magnitudes too large: rescale X). "
-                f"The {done} row(s) before it were learned; row {done} caused no update.",
-                done, done, record)
-        return record
+        classes = self._resolve_classes(y, classes)
+        return PreparedStream(LoopInput(X), X, as_binary_labels(y, classes), classes)
 
-    def _prepare_check(self, check, X, classes):
+    def prepare_check(self, check, stream):
+        """An evaluation set for τ in the stream's layout: ``"stream"`` for the stream itself
+        (no copy) or an (X, y) pair."""
+        if isinstance(check, str) and check == "stream":
+            return stream.X, stream.y
         cX, cy = check
         cX = validate_data(self, cX, reset=False, accept_sparse="csr", dtype=np.float64,
                            order="C", ensure_all_finite=True)
-        if sp.issparse(X) != sp.issparse(cX):
-            cX = sp.csr_matrix(cX) if sp.issparse(X) else cX.toarray()
+        if stream.X.sparse != sp.issparse(cX):
+            cX = sp.csr_matrix(cX) if stream.X.sparse else cX.toarray()
         if sp.issparse(cX) and not cX.has_canonical_format:
             cX = cX.copy()
             cX.sum_duplicates()
-        return cX, as_binary_labels(self._prepare_y(cy, cX.shape[0]), classes)
+        return LoopInput(cX), as_binary_labels(self._prepare_y(cy, cX.shape[0]), stream.classes)
+
+    def learn_prepared(self, stream, start=0, stop=None, order=None, out=None, check=None):
+        """Learn positions ``start..stop-1`` of ``stream`` taken in ``order`` (row indices;
+        default: the stream's own order), writing the record into ``out`` (a StepRecord with
+        arrays of length stop − start) or a new one. ``check``: from :meth:`prepare_check`."""
+        stop = stream.n_rows if stop is None else stop
+        if order is None:
+            order = np.arange(stream.n_rows, dtype=np.int64)
+        if out is None:
+            m = stop - start
+            out = StepRecord(np.empty(m, np.int8), np.empty(m), np.empty(m, np.bool_),
+                             np.empty(m))
+        first = not self._is_initialised()
+        if first:
+            vecs, scal = self._initial_state(stream.source.shape[1])
+        else:
+            if not np.array_equal(stream.classes, self.classes_):
+                raise InputError(f"the stream's classes {list(stream.classes)} differ from the "
+                                 f"learner's {list(self.classes_)}")
+            vecs, scal = self._vecs, self._scal
+        hp = self._hyperparameters()
+        tau, reached, status = run_online(
+            self._rule, stream.X, stream.y, order, start, stop, vecs, scal, hp,
+            (out.pred, out.score, out.updated, out.aux), check,
+            0 if first else self.n_steps_)
+        done = reached - start
+        if done > 0 or status == 0:
+            if first:
+                self._vecs, self._scal = vecs, scal
+                self.classes_ = stream.classes
+                self.n_steps_ = 0
+                self.n_updates_ = 0
+            self.n_steps_ += done
+            self.n_updates_ += int(np.count_nonzero(out.updated[:done]))
+        out.tau = tau
+        if status == BAD_ROW:
+            row = int(order[reached])
+            raise StreamStoppedError(
+                f"X contains {describe_bad_row(stream.source, row)}; olc learners need finite "
+                f"features. The {done} row(s) before it were learned (rows are processed in "
+                "order).", row, done, _head(out, done))
+        if status == OVERFLOW:
+            row = int(order[reached])
+            raise StreamStoppedError(
+                f"numerical overflow at row {row}: the score or the update is not finite "
+                "although the row's values are (feature magnitudes too large: rescale X). "
+                f"The {done} row(s) before it were learned; row {row} caused no update.",
+                row, done, _head(out, done))
+        return out
 
     def partial_fit(self, X, y, classes=None):
         """Online learning on a batch, row by row in order (predict, then update)."""
@@ -195,7 +243,7 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
         """Raw decision values w·x + b of the current model (positive ↦ ``classes_[1]``)."""
         self._check_fitted()
         X = self._prepare_X(X, reset=False)
-        values, bad = decision_values(self._rule, X, self._vecs, self._scal,
+        values, bad = decision_values(self._rule, LoopInput(X), self._vecs, self._scal,
                                       self._hyperparameters())
         if bad >= 0:
             raise InputError(f"X contains a non-finite value at {describe_bad_row(X, bad)}; "
@@ -221,6 +269,11 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
         tags.classifier_tags.multi_class = False
         tags.input_tags.sparse = True
         return tags
+
+
+def _head(record, n):
+    return StepRecord(record.pred[:n], record.score[:n], record.updated[:n], record.aux[:n],
+                      record.tau)
 
 
 def positive_float(value, name, allow_zero=False):

@@ -58,10 +58,10 @@ class EfficientOMM(OnlineLinearClassifier):
             raise InputError(f"rho must be in [0, 1], got {self.rho!r}")
         return np.array([rho])
 
-    def predict_then_learn(self, X, y, classes=None, check=None):
+    def learn_prepared(self, stream, start=0, stop=None, order=None, out=None, check=None):
         collapsed_before = self._collapsed()
         try:
-            return super().predict_then_learn(X, y, classes=classes, check=check)
+            return super().learn_prepared(stream, start, stop, order, out, check)
         finally:
             if not collapsed_before and self._collapsed():
                 warnings.warn(

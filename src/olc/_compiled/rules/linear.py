@@ -6,7 +6,7 @@ import math
 
 import numba as nb
 
-from ..kernels import axpy, dot, sign, sqnorm
+from ..kernels import INLINE, axpy, dot, sign, sqnorm
 
 BIAS = 0
 
@@ -16,12 +16,12 @@ BIAS = 0
 PA_CLASSIC, PA_I, PA_II = 0, 1, 2
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline=INLINE)
 def linear_score(idx, val, vecs, scal, hp, fast):
     return dot(vecs[0], idx, val, fast) + scal[BIAS]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline=INLINE)
 def perceptron_step(idx, val, y, vecs, scal, hp, fast):
     """Rosenblatt's perceptron (seed 002 Example 5.1; seed 001 Alg. 3).
 
@@ -44,7 +44,7 @@ def perceptron_step(idx, val, y, vecs, scal, hp, fast):
     return s, pred, upd, 0.0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline=INLINE)
 def passive_aggressive_step(idx, val, y, vecs, scal, hp, fast):
     """PA, PA-I and PA-II (Crammer et al. 2006, Fig. 1; seed 004 §31.2.1 for PA-II).
 

@@ -16,21 +16,32 @@ import math
 
 import numba as nb
 
-from ..kernels import RENORM_HIGH, RENORM_LOW, assign, axpy, dot, scale, sign, sqnorm
+from ..kernels import (
+    INLINE,
+    RENORM_HIGH,
+    RENORM_LOW,
+    assign,
+    axpy,
+    dot,
+    is_finite_row,
+    scale,
+    sign,
+    sqnorm,
+)
 
 # scal slots
 SP, SM, PP, MM, PM, PHASE, Y1, GAMMA = 0, 1, 2, 3, 4, 5, 6, 7
 # hp layout: [rho]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline=INLINE)
 def _norm_u(scal):
     nu2 = scal[PP] + scal[MM] - 2.0 * scal[PM]
     # Rounding can push an exact 0 slightly negative (coinciding certificates).
     return math.sqrt(nu2) if nu2 > 0.0 else 0.0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline=INLINE)
 def omm_score(idx, val, vecs, scal, hp, fast):
     if scal[PHASE] < 2.0:
         return 1.0 if scal[PHASE] == 0.0 else scal[Y1]
@@ -44,7 +55,7 @@ def omm_score(idx, val, vecs, scal, hp, fast):
     return (px - mx - 0.5 * (scal[PP] - scal[MM])) / nu
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline=INLINE)
 def _store_first(idx, val, vecs, scal, row, slot_scale, slot_sq):
     """Make x the certificate in vecs[row]; False (nothing stored) if ‖x‖² overflows."""
     sq = sqnorm(idx, val)
@@ -56,7 +67,7 @@ def _store_first(idx, val, vecs, scal, row, slot_scale, slot_sq):
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline=INLINE)
 def _move_towards(idx, val, vecs, scal, row, slot_scale, beta):
     """v ← (1−β)v + βx for the certificate in vecs[row] (scale slot ``slot_scale``)."""
     if beta >= 1.0:
@@ -73,7 +84,7 @@ def _move_towards(idx, val, vecs, scal, row, slot_scale, beta):
         scal[slot_scale] = 1.0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline=INLINE)
 def omm_step(idx, val, y, vecs, scal, hp, fast):
     """One round of Algorithm 1 (efficient implementation) with aggressiveness ρ = hp[0].
 
@@ -102,6 +113,8 @@ def omm_step(idx, val, y, vecs, scal, hp, fast):
         # Lines 5–8: predict y₁ until the other label arrives.
         y1 = scal[Y1]
         if y == y1:
+            if not is_finite_row(val):  # x is not read here: check it (rule contract)
+                return math.nan, y1, False, 0.0
             return y1, y1, False, 0.0
         # v₊·v₋ of two singletons: one O(nnz) dot with the certificate stored first.
         if y > 0.0:
@@ -124,7 +137,7 @@ def omm_step(idx, val, y, vecs, scal, hp, fast):
     if nu > 0.0:
         s = (px - mx - 0.5 * (scal[PP] - scal[MM])) / nu
     else:
-        s = 0.0
+        s = 0.0 * (px + mx)  # 0, or NaN when x has a NaN/inf value (rule contract)
     pred = sign(s)
     a = y * s
     if not math.isfinite(s) or not (a < hp[0] * gamma or pred != y):
