@@ -2,12 +2,24 @@
 
 One fixed table (not functions passed as arguments, not closures) so that the online loops are
 compiled once and reused from numba's on-disk cache by every new process (DESIGN.md).
-Adding a rule: give it an id here and a branch in ``rule_score`` and ``rule_step``.
+
+Rule ids by family (ranges are reserved so families can be added independently):
+   1–9   core, inlined into the loops: perceptron, passive-aggressive, e-OMM (ℓ2)
+  10–19  seed 000: regularized / norm-constrained PA, NORMA
+  20–29  seed 001: Winnow, Weighted Majority, Randomized WM
+  30–39  seed 002 baselines: ROMMA, aggressive ROMMA, ALMA, PUMMA
+  40–49  seed 002: OMM variants (ℓp e-OMM, n-OMM)
+  50–59  seed 003: generalized perceptron, OBPM
+  60–79  seed 004: SGD, PA regression, AROW
+Outside the core, each family module exposes ``<family>_step(rule, …)`` and
+``<family>_score(rule, …)`` that dispatch among its own rules; those are *not* inlined here,
+so each family is compiled once per layout instead of into every loop (compile time), at the
+price of one call per row.
+Adding a family: import its two functions and add one ``elif`` to each function below.
 """
 import numba as nb
 
 from .kernels import INLINE
-
 from .rules.linear import linear_score, passive_aggressive_step, perceptron_step
 from .rules.omm import omm_score, omm_step
 
@@ -20,7 +32,10 @@ EFFICIENT_OMM_L2 = 3
 def rule_score(rule, idx, val, vecs, scal, hp, fast):
     if rule == EFFICIENT_OMM_L2:
         return omm_score(idx, val, vecs, scal, hp, fast)
-    return linear_score(idx, val, vecs, scal, hp, fast)
+    if rule < 10:
+        return linear_score(idx, val, vecs, scal, hp, fast)
+    # -- families (one elif each) --
+    raise ValueError("unknown rule id")
 
 
 @nb.njit(cache=True, inline=INLINE)
@@ -31,4 +46,5 @@ def rule_step(rule, idx, val, y, vecs, scal, hp, fast):
         return passive_aggressive_step(idx, val, y, vecs, scal, hp, fast)
     if rule == EFFICIENT_OMM_L2:
         return omm_step(idx, val, y, vecs, scal, hp, fast)
+    # -- families (one elif each) --
     raise ValueError("unknown rule id")

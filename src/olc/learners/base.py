@@ -67,6 +67,7 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
 
     _rule = 0
     _n_vectors = 1
+    _n_scalars = N_SCALARS
 
     # -- hooks for subclasses ---------------------------------------------------------------
     def _hyperparameters(self) -> np.ndarray:  # pragma: no cover - abstract
@@ -78,7 +79,15 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
 
     # -- state -----------------------------------------------------------------------------
     def _initial_state(self, n_features):
-        return np.zeros((self._n_vectors, n_features)), np.zeros(N_SCALARS)
+        """(vecs, scal) before any example; override for other starting points (e.g.
+        Winnow's weights of 1, AROW's Σ = I) or shapes (OBPM's N members)."""
+        return np.zeros((self._n_vectors, n_features)), np.zeros(self._n_scalars)
+
+    def _grow_state(self, vecs, scal):
+        """Called when the loop stopped with an overflow status on a finite row: a learner
+        whose state has a capacity (e.g. n-OMM's stored points) returns larger (vecs, scal)
+        arrays to resume with; the default (None) means a real overflow."""
+        return None
 
     def _is_initialised(self):
         return hasattr(self, "_vecs") and hasattr(self, "classes_")
@@ -193,10 +202,24 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
                                  f"learner's {list(self.classes_)}")
             vecs, scal = self._vecs, self._scal
         hp = self._hyperparameters()
-        tau, reached, status = run_online(
-            self._rule, stream.X, stream.y, order, start, stop, vecs, scal, hp,
-            (out.pred, out.score, out.updated, out.aux), check,
-            0 if first else self.n_steps_)
+        steps_before = 0 if first else self.n_steps_
+        position, tau = start, -1
+        while True:
+            j = position - start
+            tau_part, reached, status = run_online(
+                self._rule, stream.X, stream.y, order, position, stop, vecs, scal, hp,
+                (out.pred[j:], out.score[j:], out.updated[j:], out.aux[j:]), check,
+                steps_before + j)
+            if tau < 0 and tau_part >= 0:
+                tau = tau_part
+                check = None
+            grown = self._grow_state(vecs, scal) if status == OVERFLOW else None
+            if grown is None:
+                break
+            vecs, scal = grown
+            if not first:
+                self._vecs, self._scal = vecs, scal
+            position = reached
         done = reached - start
         if done > 0 or status == 0:
             if first:
