@@ -93,9 +93,8 @@ def run_cmd(
         info(algorithm)
         params = parse_param_assignments(param, [algorithm])[algorithm]
         X, y, name = load_source(data)
-        with console.status(f"{algorithm} on {name}…"):
-            summary, learner, _ = run_one(algorithm, params, X, y, passes=passes, seed=seed,
-                                          track_tau=tau)
+        summary, learner, _ = run_one(algorithm, params, X, y, passes=passes, seed=seed,
+                                      track_tau=tau)
     except (UnknownAlgorithmError, TypeError, ValueError, FileNotFoundError) as exc:
         _fail(exc)
     summary["data"] = describe_source(name, X, y)
@@ -140,10 +139,9 @@ def compare_cmd(
             info(n)
         params = parse_param_assignments(param, names)
         X, y, source_name = load_source(data)
-        with console.status(f"comparing {len(names)} learners on {source_name}…"):
-            report = compare_learners(names, params, X, y, passes=passes, seed=seed,
-                                      track_tau=tau, n_jobs=n_jobs, out_dir=out_dir,
-                                      source=describe_source(source_name, X, y))
+        report = compare_learners(names, params, X, y, passes=passes, seed=seed,
+                                  track_tau=tau, n_jobs=n_jobs, out_dir=out_dir,
+                                  source=describe_source(source_name, X, y))
     except (UnknownAlgorithmError, TypeError, ValueError, FileNotFoundError) as exc:
         _fail(exc)
     table = Table(title=f"Online protocol on {source_name}: {X.shape[0]} rows × {X.shape[1]} "

@@ -11,6 +11,7 @@ from joblib import Parallel, delayed
 
 from .evaluate import final_margin, progressive
 from .learners.registry import info, make
+from .progress import LazyProgress
 from .report import plot_cumulative_error, write_json
 
 
@@ -75,9 +76,19 @@ def compare_learners(names, params, X, y, passes=1, seed=None, track_tau=True, n
                      out_dir="olc-out", source=None):
     """Run every learner on the same stream (same order, same permutations); write
     ``results.json`` and ``cumulative_error.png`` into ``out_dir``; return the report dict."""
-    jobs = (delayed(_run_for_compare)(n, params.get(n, {}), X, y, passes, seed, track_tau)
-            for n in names)
-    outputs = Parallel(n_jobs=n_jobs)(jobs) if n_jobs != 1 else [j[0](*j[1], **j[2]) for j in jobs]
+    outputs = []
+    with LazyProgress(len(names), "learners") as bar:
+        if n_jobs != 1:
+            jobs = (delayed(_run_for_compare)(n, params.get(n, {}), X, y, passes, seed,
+                                              track_tau) for n in names)
+            for output in Parallel(n_jobs=n_jobs, return_as="generator")(jobs):
+                outputs.append(output)
+                bar.advance()
+        else:
+            for n in names:
+                outputs.append(_run_for_compare(n, params.get(n, {}), X, y, passes, seed,
+                                                track_tau))
+                bar.advance()
     out_dir = Path(out_dir)
     figure = plot_cumulative_error({s["algorithm"]: curve for s, curve in outputs},
                                    out_dir / "cumulative_error.png")

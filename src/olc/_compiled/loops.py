@@ -22,7 +22,7 @@ import numba as nb
 import numpy as np
 
 from .dispatch import rule_score, rule_step
-from .kernels import is_finite_row
+from .kernels import PREFETCH_AHEAD, is_finite_row, prefetch
 
 OK, BAD_ROW, OVERFLOW = 0, 1, 2
 
@@ -71,7 +71,14 @@ def run_csr(rule, data, indices, indptr, y, order, start, stop, vecs, scal, hp, 
             pred, score, updated, aux, check_data, check_indices, check_indptr, check_y, check,
             step_offset):
     tau = -1
+    n_prefetch = min(vecs.shape[0], 2)  # v (and a second vector, e.g. OMM's v₋)
     for k in range(start, stop):
+        if k + PREFETCH_AHEAD < stop:
+            nxt = order[k + PREFETCH_AHEAD]
+            for r in range(n_prefetch):
+                row = vecs[r]
+                for q in range(indptr[nxt], indptr[nxt + 1]):
+                    prefetch(row, indices[q])
         i = order[k]
         a0, b0 = indptr[i], indptr[i + 1]
         s, p, u, a = rule_step(rule, indices[a0:b0], data[a0:b0], y[i], vecs, scal, hp, fast)

@@ -13,6 +13,7 @@ from sklearn.base import clone
 
 from ..learners.base import StepRecord
 from ..learners.registry import name_of
+from ..progress import LazyProgress
 from .metrics import cumulative_error_rate, mistakes
 
 DEFAULT_CHUNK = 1 << 16
@@ -74,7 +75,8 @@ def progressive(learner, X, y, passes=1, shuffle_seed=None, classes=None, tau_on
         (seed 002 §6 (iii)); the classifier changes only at updates, so only those are tested.
     chunk_rows : rows per compiled call (results do not depend on it; it sets how often the
         progress bar moves).
-    progress : show a progress bar (default: when the run has over 10⁶ steps).
+    progress : show a progress bar: None (default) — only once the run has lasted a second;
+        True/False — always allowed / never.
 
     X is validated once; passes and permutations are index arrays handed to the compiled
     loop, so no copy of X is made.
@@ -109,8 +111,8 @@ def progressive(learner, X, y, passes=1, shuffle_seed=None, classes=None, tau_on
     record = StepRecord(np.empty(total, np.int8), np.empty(total), np.empty(total, np.bool_),
                         np.empty(total))
     orders = np.empty(total, dtype=np.int64)
-    show = progress if progress is not None else total > 1_000_000
-    bar = _ProgressBar(total, name_of(learner)) if show else None
+    bar = LazyProgress(total, name_of(learner), delay=0.0 if progress else 1.0,
+                       enabled=progress is not False)
     seconds, tau = 0.0, None
     try:
         for p in range(passes):
@@ -129,11 +131,9 @@ def progressive(learner, X, y, passes=1, shuffle_seed=None, classes=None, tau_on
                 seconds += time.perf_counter() - t0
                 if tau is None and out.tau >= 0:
                     tau = out.tau
-                if bar:
-                    bar.advance(stop - start)
+                bar.advance(stop - start)
     finally:
-        if bar:
-            bar.close()
+        bar.close()
     y_pm = stream.y[orders].astype(np.int8)
     return ProgressiveResult(
         algorithm=name_of(learner),
@@ -148,18 +148,3 @@ def progressive(learner, X, y, passes=1, shuffle_seed=None, classes=None, tau_on
         compile_seconds=compile_seconds,
         tau=tau,
     )
-
-
-class _ProgressBar:
-    def __init__(self, total, label):
-        from rich.progress import Progress
-
-        self._progress = Progress(transient=True)
-        self._progress.start()
-        self._task = self._progress.add_task(label, total=total)
-
-    def advance(self, k):
-        self._progress.advance(self._task, k)
-
-    def close(self):
-        self._progress.stop()
