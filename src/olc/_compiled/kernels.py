@@ -126,8 +126,7 @@ def as_index_array(indices):
     return np.ascontiguousarray(indices, dtype=np.uint32)
 
 
-@intrinsic
-def prefetch(typingctx, arr, idx):
+def _prefetch_intrinsic(typingctx, arr, idx):
     """Hint the CPU to fetch ``arr[idx]`` into cache (LLVM ``llvm.prefetch``, read, high
     locality). The CSR loops issue it for the weights the row after next will read: random
     reads into a large weight vector are what bounds them (DESIGN.md)."""
@@ -147,6 +146,13 @@ def prefetch(typingctx, arr, idx):
         return context.get_dummy_value()
 
     return sig, codegen
+
+
+if nb.config.DISABLE_JIT:
+    def prefetch(arr, idx):
+        """No-op when numba runs the code as Python (NUMBA_DISABLE_JIT=1, coverage runs)."""
+else:
+    prefetch = intrinsic(_prefetch_intrinsic)
 
 
 PREFETCH_AHEAD = 2  # rows; measured best on W2 (d = 2^20, 50 nnz/row): 1.13× over none
