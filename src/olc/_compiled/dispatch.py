@@ -21,6 +21,7 @@ import numba as nb
 
 from .kernels import INLINE
 from .rules.linear import linear_score, passive_aggressive_step, perceptron_step
+from .rules.margin import margin_score, margin_step
 from .rules.omm import omm_score, omm_step
 
 PERCEPTRON = 1
@@ -35,6 +36,8 @@ def rule_score(rule, idx, val, vecs, scal, hp, fast):
     if rule < 10:
         return linear_score(idx, val, vecs, scal, hp, fast)
     # -- families (one elif each) --
+    if 30 <= rule < 40:
+        return margin_score(rule, idx, val, vecs, scal, hp, fast)
     raise ValueError("unknown rule id")
 
 
@@ -47,4 +50,6 @@ def rule_step(rule, idx, val, y, vecs, scal, hp, fast):
     if rule == EFFICIENT_OMM_L2:
         return omm_step(idx, val, y, vecs, scal, hp, fast)
     # -- families (one elif each) --
+    if 30 <= rule < 40:
+        return margin_step(rule, idx, val, y, vecs, scal, hp, fast)
     raise ValueError("unknown rule id")

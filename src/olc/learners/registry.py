@@ -88,4 +88,4 @@ def name_of(learner):
 
 def _load_all():
     # Importing the family modules runs their @register decorators.
-    from . import omm, passive_aggressive, perceptron  # noqa: F401
+    from . import margin, omm, passive_aggressive, perceptron  # noqa: F401
