@@ -28,9 +28,25 @@ import olc  # noqa: E402
 from _common import SEED, compile_bare, machine_info, make_csr, run_bare, versions  # noqa: E402
 
 CLASSES = np.array([-1, 1])
-OLC_LEARNERS = {"perceptron": {}, "pa-i": {"C": 1.0}, "e-omm": {}}
 BARE = ("perceptron", "pa-i")
 NNZ = 50
+
+#: Learners whose update cannot be O(nnz(x)) by their math, and why (not run here).
+NOT_O_NNZ = {
+    "arow": "full covariance: Σx costs O(d·nnz) and Σ is d × d (use arow-diagonal*)",
+    "weighted-majority": "every expert's prediction is an input: rows are dense (nnz = d)",
+    "randomized-weighted-majority": "every expert's prediction is an input: rows are dense",
+    "n-omm": "solves a max-margin QP over all stored points: cost grows with the updates",
+}
+
+
+def catalogue():
+    """name -> (params, kind) for every registered learner that should be O(nnz)."""
+    return {e.name: ({"C": 1.0} if e.name == "pa-i" else {}, e.kind)
+            for e in olc.algorithms() if e.name not in NOT_O_NNZ}
+
+
+OLC_LEARNERS = {}  # set by main(): name -> (params, kind)
 
 
 def log(*args):
@@ -45,11 +61,17 @@ def _clock(fn):
 
 
 def time_olc(name, X, y):
-    """(wall, cpu, updates) of the whole progressive() call less its compile/warm-up step."""
-    learner = olc.make(name, **OLC_LEARNERS[name])
+    """(wall, cpu, updates) of the whole progressive() call less its compile/warm-up step.
+    Binary CSR rows are in every learner's domain (Winnow's {0,1} included); regressors
+    learn the ±1 labels as real-valued targets."""
+    params, kind = OLC_LEARNERS[name]
+    learner = olc.make(name, **params)
+    classes = CLASSES
+    if kind == "regressor":
+        y, classes = y.astype(np.float64), None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # e.g. e-OMM's "stream is not separable"
-        wall, cpu, res = _clock(lambda: olc.progressive(learner, X, y, classes=CLASSES,
+        wall, cpu, res = _clock(lambda: olc.progressive(learner, X, y, classes=classes,
                                                          progress=False))
     return wall - res.compile_seconds, cpu - res.compile_seconds, res.updates
 
@@ -65,7 +87,17 @@ def main(argv=None):
     ap.add_argument("--repeat", type=int, default=3, help="best of N runs (default 3)")
     ap.add_argument("--n", type=int, default=100_000, help="rows (default 100,000)")
     ap.add_argument("--log2d", default="14,22", help="range of log2(d), inclusive (default 14,22)")
+    ap.add_argument("--only", default="", help="comma-separated learner names (default: all "
+                    "registered learners whose math allows O(nnz) updates)")
     args = ap.parse_args(argv)
+    global OLC_LEARNERS
+    OLC_LEARNERS = catalogue()
+    if args.only:
+        wanted = [s for s in args.only.split(",") if s]
+        unknown = [k for k in wanted if k not in OLC_LEARNERS]
+        if unknown:
+            ap.error(f"not measured here: {unknown} (unknown, or in NOT_O_NNZ)")
+        OLC_LEARNERS = {k: OLC_LEARNERS[k] for k in wanted}
     lo, hi = (int(v) for v in args.log2d.split(","))
     exps = list(range(lo, hi + 1))
     n = args.n
@@ -92,8 +124,7 @@ def main(argv=None):
         Xh, yh, yhf = X[:half], y[:half], y_float[:half]
         compile_bare(X, y_float)
         for name in OLC_LEARNERS:  # warm numba (disk cache) outside the timings
-            olc.progressive(olc.make(name, **OLC_LEARNERS[name]), X[:64], y[:64],
-                            classes=CLASSES, progress=False)
+            time_olc(name, X[:64], y[:64])
         best = {k: {"wall": np.inf, "cpu": np.inf, "cpu_half": np.inf} for k in impls}
         updates = {}
         for _ in range(args.repeat):  # interleaved, so background load hits all alike
@@ -138,6 +169,7 @@ def main(argv=None):
     report = {"benchmark": "olc nnz scaling (CSR, fixed nnz per row, growing d)",
               "config": {"quick": args.quick, "repeat": args.repeat, "n": n,
                          "nnz_per_row": NNZ, "labels": "random (fair coin)", "log2_d": exps,
+                         "not_run": NOT_O_NNZ,
                          "seed": SEED,
                          "timing": "best of --repeat; ns_per_example: time.perf_counter "
                                    "over all n rows; cpu_*: time.thread_time; marginal: "

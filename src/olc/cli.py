@@ -42,16 +42,17 @@ def algorithms_cmd(as_json: bool = typer.Option(False, "--json", help="Print JSO
     """List the algorithm catalogue: name, class, description, source."""
     entries = algorithms()
     if as_json:
-        out.print_json(json.dumps([{"name": e.name, "class": e.cls.__name__, "summary": e.summary,
+        out.print_json(json.dumps([{"name": e.name, "class": e.cls.__name__, "kind": e.kind,
+                                    "summary": e.summary,
                                     "source": e.source, "parameters": e.parameters,
                                     "fixed": dict(e.preset)} for e in entries], default=str))
         return
     table = Table(title="olc algorithms")
-    for col in ("name", "class", "description", "source", "parameters"):
+    for col in ("name", "class", "kind", "description", "source", "parameters"):
         table.add_column(col)
     for e in entries:
         params = ", ".join(f"{k}={v}" for k, v in e.parameters.items())
-        table.add_row(e.name, e.cls.__name__, e.summary, e.source, params)
+        table.add_row(e.name, e.cls.__name__, e.kind, e.summary, e.source, params)
     out.print(table)
 
 
@@ -109,8 +110,12 @@ def run_cmd(
                         f"{passes} pass{'es' if passes > 1 else ''})")
     table.add_column("metric")
     table.add_column("value", justify="right")
-    for key in ("mistakes", "error_rate", "updates", "final_margin", "tau", "seconds",
-                "compile_seconds"):
+    keys = ("mistakes", "error_rate", "updates", "final_margin", "tau", "seconds",
+            "compile_seconds")
+    if summary.get("kind") == "regressor":  # y taken as real-valued targets
+        keys = ("mean_squared_error", "mean_absolute_error", "squared_error",
+                "absolute_error", "updates", "seconds", "compile_seconds")
+    for key in keys:
         table.add_row(key, format_number(summary.get(key)))
     out.print(table)
 
@@ -149,6 +154,8 @@ def compare_cmd(
     columns = [("algorithm", "algorithm"), ("mistakes", "mistakes"), ("error rate", "error_rate"),
                ("updates", "updates"), ("final margin γ̄", "final_margin"), ("τ", "tau"),
                ("time (s)", "seconds")]
+    if any(row.get("kind") == "regressor" for row in report["results"]):
+        columns[-1:-1] = [("MSE", "mean_squared_error"), ("MAE", "mean_absolute_error")]
     for header, _ in columns:
         table.add_column(header, justify="left" if header == "algorithm" else "right")
     for row in report["results"]:

@@ -55,13 +55,20 @@ def parse_param_assignments(assignments, names):
 
 
 def run_one(name, params, X, y, passes=1, seed=None, track_tau=True):
-    """One learner in the online protocol; returns (summary dict, learner, result)."""
+    """One learner in the online protocol; returns (summary dict, learner, result).
+
+    A regressor is run on y as real-valued targets: no τ, mistakes or margin (None); its
+    summary has the squared/absolute error sums and means instead (``ProgressiveResult``)."""
     learner = make(name, **params)
+    regression = info(name).kind == "regressor"
     result = progressive(learner, X, y, passes=passes, shuffle_seed=seed,
-                         tau_on="data" if track_tau else None)
+                         tau_on="data" if track_tau and not regression else None)
     summary = result.summary()
-    summary.update(params=params, error_rate=result.mistakes / result.n_steps,
-                   final_margin=final_margin(learner, X, y))
+    if regression:
+        summary.update(params=params, error_rate=None, final_margin=None)
+    else:
+        summary.update(params=params, error_rate=result.mistakes / result.n_steps,
+                       final_margin=final_margin(learner, X, y))
     if not track_tau:
         summary["tau"] = None
     return summary, learner, result
@@ -69,13 +76,16 @@ def run_one(name, params, X, y, passes=1, seed=None, track_tau=True):
 
 def _run_for_compare(name, params, X, y, passes, seed, track_tau):
     summary, _, result = run_one(name, params, X, y, passes, seed, track_tau)
-    return summary, result.error_rate_curve()
+    return summary, result.error_curve()
 
 
 def compare_learners(names, params, X, y, passes=1, seed=None, track_tau=True, n_jobs=1,
                      out_dir="olc-out", source=None):
     """Run every learner on the same stream (same order, same permutations); write
-    ``results.json`` and ``cumulative_error.png`` into ``out_dir``; return the report dict."""
+    ``results.json`` and ``cumulative_error.png`` into ``out_dir``; return the report dict.
+    Regressors' cumulative mean squared errors go to ``cumulative_squared_error.png``
+    (``files["figure_regression"]``); ``files["figure"]`` is the classifiers' figure, or the
+    regressors' when there is no classifier."""
     outputs = []
     with LazyProgress(len(names), "learners") as bar:
         if n_jobs != 1:
@@ -90,10 +100,18 @@ def compare_learners(names, params, X, y, passes=1, seed=None, track_tau=True, n
                                                 track_tau))
                 bar.advance()
     out_dir = Path(out_dir)
-    figure = plot_cumulative_error({s["algorithm"]: curve for s, curve in outputs},
-                                   out_dir / "cumulative_error.png")
+    files = {"json": str(out_dir / "results.json")}
+    curves = {s["algorithm"]: c for s, c in outputs if s.get("kind") != "regressor"}
+    if curves:
+        files["figure"] = str(plot_cumulative_error(curves, out_dir / "cumulative_error.png"))
+    curves = {s["algorithm"]: c for s, c in outputs if s.get("kind") == "regressor"}
+    if curves:
+        figure = plot_cumulative_error(curves, out_dir / "cumulative_squared_error.png",
+                                       title="Online protocol: cumulative mean squared error",
+                                       ylabel="Σ (y − ŷ)² / t")
+        files["figure_regression"] = str(figure)
+        files.setdefault("figure", str(figure))
     report = {"source": source, "passes": passes, "seed": seed,
-              "results": [s for s, _ in outputs],
-              "files": {"json": str(out_dir / "results.json"), "figure": str(figure)}}
+              "results": [s for s, _ in outputs], "files": files}
     write_json(out_dir / "results.json", report)
     return report

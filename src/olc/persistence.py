@@ -23,7 +23,9 @@ def save(learner, path):
     meta = {"format": FORMAT, "olc_version": __version__, "algorithm": name_of(learner),
             "class": type(learner).__name__, "params": learner.get_params(deep=False)}
     arrays = {}
-    if hasattr(learner, "_vecs") and hasattr(learner, "classes_"):
+    if learner._is_initialised() and not hasattr(learner, "classes_"):  # a regressor
+        arrays = {"vecs": learner._vecs, "scal": learner._scal}
+    elif learner._is_initialised():
         classes = np.asarray(learner.classes_)
         if classes.dtype.kind == "O":
             # e.g. strings from pandas: store as a NumPy type if that loses nothing.
@@ -34,6 +36,7 @@ def save(learner, path):
             raise PersistenceError(f"cannot save classes of dtype {classes.dtype}: only numbers "
                                    "and strings are stored (no pickle)")
         arrays = {"vecs": learner._vecs, "scal": learner._scal, "classes": classes}
+    if arrays:
         meta["n_steps"] = int(learner.n_steps_)
         meta["n_updates"] = int(learner.n_updates_)
         meta["n_features_in"] = int(learner.n_features_in_)
@@ -64,7 +67,8 @@ def load(path):
     if arrays:
         learner._vecs = np.ascontiguousarray(arrays["vecs"], dtype=np.float64)
         learner._scal = np.ascontiguousarray(arrays["scal"], dtype=np.float64)
-        learner.classes_ = arrays["classes"]
+        if "classes" in arrays:  # regressors have none
+            learner.classes_ = arrays["classes"]
         learner.n_features_in_ = meta["n_features_in"]
         learner.n_steps_ = meta["n_steps"]
         learner.n_updates_ = meta["n_updates"]

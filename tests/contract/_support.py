@@ -1,7 +1,9 @@
 """Shared helpers of the learner contract suite (DESIGN.md, "Testing").
 
 Every test in this package is parametrized over ``olc.algorithms()``, so a learner that is
-registered later gets every check without touching these files.
+registered later gets every check without touching these files. ``ALGORITHMS`` holds the
+classifiers (the checks here assume labels); the regressors (real-valued targets) have their
+own equivalent checks in ``test_contract_regressors.py``, over ``REGRESSORS``.
 """
 import numpy as np
 import pytest
@@ -9,7 +11,13 @@ import scipy.sparse as sp
 
 import olc
 
-ALGORITHMS = [entry.name for entry in olc.algorithms()]
+#: Classifiers defined on a restricted input domain (``input_domain``: Winnow {0,1}; Weighted
+#: Majority and RWM {−1,+1}) reject this suite's real-valued streams by design; the same
+#: checks run on in-domain streams in tests/catalogue/test_experts.py.
+DOMAIN_RESTRICTED = [e.name for e in olc.algorithms() if getattr(e.cls, "input_domain", None)]
+ALGORITHMS = [entry.name for entry in olc.algorithms()
+              if entry.kind == "classifier" and entry.name not in DOMAIN_RESTRICTED]
+REGRESSORS = [entry.name for entry in olc.algorithms() if entry.kind == "regressor"]
 ENTRIES = {entry.name: entry for entry in olc.algorithms()}
 
 #: ``@each_algorithm`` parametrizes a test by canonical algorithm name.

@@ -15,12 +15,30 @@ import olc
 
 from ._support import ALGORITHMS
 
-#: name -> {check name: reason it cannot pass}. Nothing is excused today: every olc learner is a
-#: binary linear classifier that takes dense and CSR input, which the checks support through
-#: the estimator tags (multi_class=False, sparse=True).
+#: name -> {check name: reason it cannot pass}. Every olc learner is a binary linear classifier
+#: that takes dense and CSR input, which the checks support through the estimator tags
+#: (multi_class=False, sparse=True); the exceptions below are by design.
 EXPECTED_FAILED: dict[str, dict[str, str]] = {name: {} for name in ALGORITHMS}
+EXPECTED_FAILED["n-omm"] = {
+    "check_classifiers_train": "n-OMM solves the max-margin problem of all stored points "
+    "exactly; the check's blobs are not linearly separable, so the stored points become "
+    "non-separable and n-OMM collapses to w = 0, b = 0 (predicts +1), as documented (seed 002 "
+    "assumes separable data)",
+}
 
-_ESTIMATORS = [olc.make(name) for name in ALGORITHMS]
+#: Learners checked with non-default hyper-parameters, and why. Shen & Dietterich's
+#: classifier is w·x without a bias (seed 000 §2), so their learners default to
+#: fit_intercept=False (exact to the paper) and cannot reach the accuracy that
+#: check_classifiers_train asks on blobs whose separator misses the origin; they are checked
+#: with the bias (the harder code path: problems solved over (w, b) with x̃ = (x, 1)). The
+#: through-origin default is covered by tests/catalogue/test_regularized.py.
+CHECK_PARAMS: dict[str, dict] = {
+    "regularized-pa": {"fit_intercept": True},
+    "l2-constrained-pa": {"fit_intercept": True},
+    "l1-constrained-pa": {"fit_intercept": True},
+}
+
+_ESTIMATORS = [olc.make(name, **CHECK_PARAMS.get(name, {})) for name in ALGORITHMS]
 
 
 def _expected_failed(estimator):

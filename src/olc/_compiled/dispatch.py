@@ -20,9 +20,16 @@ Adding a family: import its two functions and add one ``elif`` to each function 
 import numba as nb
 
 from .kernels import INLINE
+from .rules.bayes_point import bayes_point_score, bayes_point_step
+from .rules.experts import experts_score, experts_step
 from .rules.linear import linear_score, passive_aggressive_step, perceptron_step
 from .rules.margin import margin_score, margin_step
 from .rules.omm import omm_score, omm_step
+from .rules.omm_variants import omm_variants_score, omm_variants_step
+from .rules.regression import regression_score, regression_step
+from .rules.regularized import regularized_score, regularized_step
+from .rules.second_order import second_order_score, second_order_step
+from .rules.sgd import sgd_score, sgd_step
 
 PERCEPTRON = 1
 PASSIVE_AGGRESSIVE = 2
@@ -36,8 +43,22 @@ def rule_score(rule, idx, val, vecs, scal, hp, fast):
     if rule < 10:
         return linear_score(idx, val, vecs, scal, hp, fast)
     # -- families (one elif each) --
+    if 10 <= rule < 20:
+        return regularized_score(rule, idx, val, vecs, scal, hp, fast)
+    if 20 <= rule < 30:
+        return experts_score(rule, idx, val, vecs, scal, hp, fast)
     if 30 <= rule < 40:
         return margin_score(rule, idx, val, vecs, scal, hp, fast)
+    if 40 <= rule < 50:
+        return omm_variants_score(rule, idx, val, vecs, scal, hp, fast)
+    if 50 <= rule < 60:
+        return bayes_point_score(rule, idx, val, vecs, scal, hp, fast)
+    if 60 <= rule < 65:
+        return sgd_score(rule, idx, val, vecs, scal, hp, fast)
+    if 65 <= rule < 70:
+        return second_order_score(rule, idx, val, vecs, scal, hp, fast)
+    if 70 <= rule < 80:
+        return regression_score(rule, idx, val, vecs, scal, hp, fast)
     raise ValueError("unknown rule id")
 
 
@@ -50,6 +71,20 @@ def rule_step(rule, idx, val, y, vecs, scal, hp, fast):
     if rule == EFFICIENT_OMM_L2:
         return omm_step(idx, val, y, vecs, scal, hp, fast)
     # -- families (one elif each) --
+    if 10 <= rule < 20:
+        return regularized_step(rule, idx, val, y, vecs, scal, hp, fast)
+    if 20 <= rule < 30:
+        return experts_step(rule, idx, val, y, vecs, scal, hp, fast)
     if 30 <= rule < 40:
         return margin_step(rule, idx, val, y, vecs, scal, hp, fast)
+    if 40 <= rule < 50:
+        return omm_variants_step(rule, idx, val, y, vecs, scal, hp, fast)
+    if 50 <= rule < 60:
+        return bayes_point_step(rule, idx, val, y, vecs, scal, hp, fast)
+    if 60 <= rule < 65:
+        return sgd_step(rule, idx, val, y, vecs, scal, hp, fast)
+    if 65 <= rule < 70:
+        return second_order_step(rule, idx, val, y, vecs, scal, hp, fast)
+    if 70 <= rule < 80:
+        return regression_step(rule, idx, val, y, vecs, scal, hp, fast)
     raise ValueError("unknown rule id")

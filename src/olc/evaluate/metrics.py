@@ -15,6 +15,24 @@ def cumulative_error_rate(pred, y):
     return np.cumsum(wrong) / np.arange(1, wrong.size + 1)
 
 
+def squared_error(score, y):
+    """Σ_t (y_t − ŷ_t)² of a regressor's online predictions ŷ_t (made before each update)."""
+    r = np.asarray(y, dtype=np.float64) - np.asarray(score, dtype=np.float64)
+    return float(np.dot(r, r))
+
+
+def absolute_error(score, y):
+    """Σ_t |y_t − ŷ_t| of a regressor's online predictions."""
+    return float(np.sum(np.abs(np.asarray(y, dtype=np.float64) -
+                               np.asarray(score, dtype=np.float64))))
+
+
+def cumulative_mean_squared_error(score, y):
+    """Mean squared online error after each step t: Σ_{s≤t} (y_s − ŷ_s)² / t."""
+    r = np.asarray(y, dtype=np.float64) - np.asarray(score, dtype=np.float64)
+    return np.cumsum(r * r) / np.arange(1, r.size + 1)
+
+
 def final_margin(classifier, X, y):
     """γ̄ = min_t y_t(w·x_t + b)/‖w‖ of a classifier on a whole data set (seed 002 §6 (i)).
 

@@ -9,24 +9,31 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import clone
+from sklearn.base import clone, is_regressor
 
 from ..learners.base import StepRecord
 from ..learners.registry import name_of
 from ..progress import LazyProgress
-from .metrics import cumulative_error_rate, mistakes
+from .metrics import (absolute_error, cumulative_error_rate, cumulative_mean_squared_error,
+                      mistakes, squared_error)
 
 DEFAULT_CHUNK = 1 << 16
 
 
 @dataclass
 class ProgressiveResult:
-    """Per-step arrays (in processing order) and totals of one progressive run."""
+    """Per-step arrays (in processing order) and totals of one progressive run.
+
+    Regressors (``kind == "regressor"``): ``y`` holds the real targets (float64), ``score``
+    the prediction ŷ made before each update, ``pred`` only sign(ŷ); mistakes and τ are
+    undefined (None) and the errors are ``squared_error`` = Σ(y − ŷ)² and
+    ``absolute_error`` = Σ|y − ŷ| (None for classifiers).
+    """
 
     algorithm: str
-    y: np.ndarray          # true labels as ±1 (int8)
+    y: np.ndarray          # true labels as ±1 (int8); regressors: the targets (float64)
     pred: np.ndarray       # prediction before the update (±1, int8)
-    score: np.ndarray      # raw decision value w·x + b
+    score: np.ndarray      # raw decision value w·x + b (regressors: the prediction ŷ)
     updated: np.ndarray    # bool
     aux: np.ndarray        # rule-specific per-step value (OMM: predicted margin γ_t)
     order: np.ndarray      # row index of the input processed at each step
@@ -35,6 +42,7 @@ class ProgressiveResult:
     compile_seconds: float
     tau: int | None = None  # first step whose classifier had positive margin on the check set
     extras: dict = field(default_factory=dict)
+    kind: str = "classifier"  # or "regressor"
 
     @property
     def n_steps(self):
@@ -42,19 +50,48 @@ class ProgressiveResult:
 
     @property
     def mistakes(self):
+        if self.kind == "regressor":
+            return None
         return mistakes(self.pred, self.y)
+
+    @property
+    def squared_error(self):
+        """Σ_t (y_t − ŷ_t)² over the online predictions (regressors; None for classifiers)."""
+        return squared_error(self.score, self.y) if self.kind == "regressor" else None
+
+    @property
+    def absolute_error(self):
+        """Σ_t |y_t − ŷ_t| over the online predictions (regressors; None for classifiers)."""
+        return absolute_error(self.score, self.y) if self.kind == "regressor" else None
 
     @property
     def updates(self):
         return int(np.count_nonzero(self.updated))
 
     def error_rate_curve(self):
+        if self.kind == "regressor":
+            raise ValueError("a regressor makes no mistakes to count: use error_curve() "
+                             "(cumulative mean squared error)")
         return cumulative_error_rate(self.pred, self.y)
 
+    def error_curve(self):
+        """Cumulative error rate (classifiers) or cumulative mean squared error
+        (regressors) after each step."""
+        if self.kind == "regressor":
+            return cumulative_mean_squared_error(self.score, self.y)
+        return self.error_rate_curve()
+
     def summary(self):
-        return {"algorithm": self.algorithm, "steps": self.n_steps, "passes": self.passes,
-                "mistakes": self.mistakes, "updates": self.updates, "tau": self.tau,
-                "seconds": self.seconds, "compile_seconds": self.compile_seconds}
+        out = {"algorithm": self.algorithm, "kind": self.kind, "steps": self.n_steps,
+               "passes": self.passes, "mistakes": self.mistakes, "updates": self.updates,
+               "tau": self.tau, "seconds": self.seconds,
+               "compile_seconds": self.compile_seconds}
+        if self.kind == "regressor":
+            n = max(self.n_steps, 1)
+            out.update(squared_error=self.squared_error, absolute_error=self.absolute_error,
+                       mean_squared_error=self.squared_error / n,
+                       mean_absolute_error=self.absolute_error / n)
+        return out
 
 
 def progressive(learner, X, y, passes=1, shuffle_seed=None, classes=None, tau_on=None,
@@ -65,14 +102,16 @@ def progressive(learner, X, y, passes=1, shuffle_seed=None, classes=None, tau_on
     ----------
     learner : an olc learner (trained in place: pass ``sklearn.base.clone(learner)`` to keep
         the original untouched).
-    X, y : dense array or sparse matrix, and labels (any two values).
+    X, y : dense array or sparse matrix, and labels (any two values) — or, for a regressor,
+        real-valued targets (the result then reports squared/absolute errors, not mistakes).
     passes : number of passes over the data.
     shuffle_seed : None — every pass in the data's order; an int — every pass in a fresh
         permutation drawn from ``numpy.random.default_rng(shuffle_seed)``.
-    classes : the two labels, needed if y shows only one of them.
-    tau_on : None, ``"data"`` (the whole (X, y)), or an (X_eval, y_eval) pair: record τ, the
-        first step whose (updated) classifier has positive margin on every evaluation point
-        (seed 002 §6 (iii)); the classifier changes only at updates, so only those are tested.
+    classes : the two labels, needed if y shows only one of them (classifiers only).
+    tau_on : (classifiers only) None, ``"data"`` (the whole (X, y)), or an (X_eval, y_eval)
+        pair: record τ, the first step whose (updated) classifier has positive margin on
+        every evaluation point (seed 002 §6 (iii)); the classifier changes only at updates,
+        so only those are tested.
     chunk_rows : rows per compiled call (results do not depend on it; it sets how often the
         progress bar moves).
     progress : show a progress bar: None (default) — only once the run has lasted a second;
@@ -89,7 +128,11 @@ def progressive(learner, X, y, passes=1, shuffle_seed=None, classes=None, tau_on
         raise ValueError(f"passes must be ≥ 1, got {passes}")
     if sp.issparse(X) and not isinstance(X, sp.csr_matrix | sp.csr_array):
         X = sp.csr_matrix(X)
-    if classes is None:
+    regression = is_regressor(learner)
+    if regression and (tau_on is not None or classes is not None):
+        raise ValueError("tau_on and classes apply to classifiers only; "
+                         f"{type(learner).__name__} is a regressor")
+    if classes is None and not regression:
         classes = np.unique(y)
     chunk = int(chunk_rows or DEFAULT_CHUNK)
 
@@ -98,7 +141,7 @@ def progressive(learner, X, y, passes=1, shuffle_seed=None, classes=None, tau_on
     warm = clone(learner)
     warm.predict_then_learn(X[:1], y[:1], classes=classes,
                             check=None if tau_on is None else (X[:1], y[:1]))
-    warm.decision_function(X[:1])
+    warm.predict(X[:1])
     compile_seconds = time.perf_counter() - t0
 
     stream = learner.prepare_stream(X, y, classes=classes)
@@ -134,7 +177,7 @@ def progressive(learner, X, y, passes=1, shuffle_seed=None, classes=None, tau_on
                 bar.advance(stop - start)
     finally:
         bar.close()
-    y_pm = stream.y[orders].astype(np.int8)
+    y_pm = stream.y[orders] if regression else stream.y[orders].astype(np.int8)
     return ProgressiveResult(
         algorithm=name_of(learner),
         y=y_pm,
@@ -147,4 +190,5 @@ def progressive(learner, X, y, passes=1, shuffle_seed=None, classes=None, tau_on
         seconds=seconds,
         compile_seconds=compile_seconds,
         tau=tau,
+        kind="regressor" if regression else "classifier",
     )

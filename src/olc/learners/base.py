@@ -3,7 +3,12 @@
 A learner is hyper-parameters (stored by ``__init__`` only, scikit-learn style) + state arrays
 (``vecs``, ``scal``) + one compiled update rule (an id into ``olc._compiled.dispatch``).
 ``partial_fit`` consumes rows in order as a stream: predict with the current model, then
-update. Labels: any two values; ``classes_[0]`` ↦ −1, ``classes_[1]`` ↦ +1.
+update.
+
+``OnlineLinearModel`` holds everything that does not depend on what y is (the stream, the
+state, persistence hooks, the compiled loop); ``OnlineLinearClassifier`` adds labels (any two
+values; ``classes_[0]`` ↦ −1, ``classes_[1]`` ↦ +1) and ``OnlineLinearRegressor``
+(``base_regression``) real-valued targets.
 """
 from dataclasses import dataclass
 
@@ -35,6 +40,9 @@ class StepRecord:
     updated: whether the rule updated; aux: the rule's per-step extra (OMM: γ_t, else 0);
     tau: 1-based step at which the classifier first had positive margin on the check set
     (-1: not reached or not checked).
+
+    For regressors, ``score`` is the prediction ŷ = w·x + b made before the update, and
+    ``pred`` is only sign(ŷ) (sign(0) = +1), kept so that the record has one layout.
     """
 
     pred: np.ndarray
@@ -47,9 +55,10 @@ class StepRecord:
 @dataclass
 class PreparedStream:
     """A validated batch, ready for the compiled loop: features in the loop's layout
-    (``LoopInput``, shared with the caller's arrays when no conversion was needed), labels as
-    ±1, and the classes they were mapped with. Built by ``prepare_stream``; consumed (in
-    ranges, in any order, as often as wanted) by ``learn_prepared``."""
+    (``LoopInput``, shared with the caller's arrays when no conversion was needed), targets
+    as the loop takes them (labels as ±1, or real-valued regression targets), and the classes
+    the labels were mapped with (None for regressors). Built by ``prepare_stream``; consumed
+    (in ranges, in any order, as often as wanted) by ``learn_prepared``."""
 
     X: LoopInput
     source: object  # the validated matrix (for error messages)
@@ -61,13 +70,17 @@ class PreparedStream:
         return self.X.n_rows
 
 
-class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
-    """Base class: subclasses set ``_rule``, ``_n_vectors`` and implement ``_hyperparameters``
-    (validated hyper-parameters as a float64 array) and ``_linear_model`` (coef, intercept)."""
+class OnlineLinearModel(BaseEstimator):
+    """What classifiers and regressors share: subclasses set ``_rule``, ``_n_vectors`` and
+    implement ``_hyperparameters`` (validated hyper-parameters as a float64 array) and
+    ``_linear_model`` (coef, intercept). The kind-specific part is a handful of hooks about
+    the targets (``_stream_targets``, ``_check_stream``, ``_adopt_stream``, ``_fit_classes``,
+    ``prepare_check``)."""
 
     _rule = 0
     _n_vectors = 1
     _n_scalars = N_SCALARS
+    _y_noun = "label"  # what y holds, for messages
 
     # -- hooks for subclasses ---------------------------------------------------------------
     def _hyperparameters(self) -> np.ndarray:  # pragma: no cover - abstract
@@ -90,12 +103,35 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
         return None
 
     def _is_initialised(self):
-        return hasattr(self, "_vecs") and hasattr(self, "classes_")
+        return hasattr(self, "_vecs") and hasattr(self, "n_steps_")
+
+    def __sklearn_is_fitted__(self):
+        # scikit-learn's check_is_fitted would otherwise take any attribute ending in "_"
+        # for a fitted one, including hyper-parameters such as ``lambda_``.
+        return self._is_initialised()
 
     def _check_fitted(self):
         if not self._is_initialised():
             raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet: call "
                                  "fit or partial_fit first.")
+
+    # -- targets (kind-specific) -----------------------------------------------------------
+    def _stream_targets(self, y, classes):  # pragma: no cover - abstract
+        """(targets as the compiled loop takes them, classes or None) for a validated y."""
+        raise NotImplementedError
+
+    def _check_stream(self, stream):
+        """Reject a prepared stream that does not fit the fitted learner (no state change)."""
+
+    def _adopt_stream(self, stream):
+        """Record what the first learned stream fixes (a classifier's classes_)."""
+
+    def _fit_classes(self, y):
+        """What ``fit`` passes as ``classes=`` to the first call (None: nothing)."""
+        return None
+
+    def prepare_check(self, check, stream):  # pragma: no cover - abstract
+        raise NotImplementedError
 
     # -- input -----------------------------------------------------------------------------
     def _prepare_X(self, X, reset):
@@ -119,24 +155,11 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
         elif y.ndim != 1:
             raise InputError(f"y must be one-dimensional, got shape {y.shape}")
         if y.shape[0] != n_rows:
-            raise InputError(f"X has {n_rows} rows but y has {y.shape[0]} labels")
+            raise InputError(f"X has {n_rows} rows but y has {y.shape[0]} {self._y_noun}s")
         if y.dtype.kind in "fc" and not np.isfinite(y).all():
             row = int(np.flatnonzero(~np.isfinite(y))[0])
-            raise InputError(f"y[{row}] = {y[row]} is not a valid label")
+            raise InputError(f"y[{row}] = {y[row]} is not a valid {self._y_noun}")
         return y
-
-    def _resolve_classes(self, y, classes):
-        """The classes after this call (validated), without touching the learner."""
-        if classes is not None:
-            classes = binary_classes(classes, "classes")
-            if hasattr(self, "classes_") and not np.array_equal(classes, self.classes_):
-                raise InputError(f"classes={list(classes)} differs from the classes given "
-                                 f"before, {list(self.classes_)}")
-            return classes
-        if hasattr(self, "classes_"):
-            return self.classes_
-        return binary_classes(y, "y", hint="pass classes= to partial_fit when the first "
-                                           "batch does not show both labels")
 
     # -- the online protocol ---------------------------------------------------------------
     def predict_then_learn(self, X, y, classes=None, check=None):
@@ -149,9 +172,9 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
         :class:`StreamStoppedError`, whose ``rows_learned`` and ``record`` describe the rows
         before it (those were learned, as in any stream).
 
-        ``check``: optional (X_eval, y_eval); the record's ``tau`` is the first step (counted
-        over the learner's lifetime) whose updated classifier has positive margin on every
-        evaluation point.
+        ``check`` (classifiers only): optional (X_eval, y_eval); the record's ``tau`` is the
+        first step (counted over the learner's lifetime) whose updated classifier has positive
+        margin on every evaluation point.
         """
         stream = self.prepare_stream(X, y, classes=classes)
         if check is not None:
@@ -164,23 +187,8 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
         self._hyperparameters()
         X = self._prepare_X(X, reset=first)
         y = self._prepare_y(y, X.shape[0])
-        classes = self._resolve_classes(y, classes)
-        return PreparedStream(LoopInput(X), X, as_binary_labels(y, classes), classes)
-
-    def prepare_check(self, check, stream):
-        """An evaluation set for τ in the stream's layout: ``"stream"`` for the stream itself
-        (no copy) or an (X, y) pair."""
-        if isinstance(check, str) and check == "stream":
-            return stream.X, stream.y
-        cX, cy = check
-        cX = validate_data(self, cX, reset=False, accept_sparse="csr", dtype=np.float64,
-                           order="C", ensure_all_finite=True)
-        if stream.X.sparse != sp.issparse(cX):
-            cX = sp.csr_matrix(cX) if stream.X.sparse else cX.toarray()
-        if sp.issparse(cX) and not cX.has_canonical_format:
-            cX = cX.copy()
-            cX.sum_duplicates()
-        return LoopInput(cX), as_binary_labels(self._prepare_y(cy, cX.shape[0]), stream.classes)
+        targets, classes = self._stream_targets(y, classes)
+        return PreparedStream(LoopInput(X), X, targets, classes)
 
     def learn_prepared(self, stream, start=0, stop=None, order=None, out=None, check=None):
         """Learn positions ``start..stop-1`` of ``stream`` taken in ``order`` (row indices;
@@ -197,9 +205,7 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
         if first:
             vecs, scal = self._initial_state(stream.source.shape[1])
         else:
-            if not np.array_equal(stream.classes, self.classes_):
-                raise InputError(f"the stream's classes {list(stream.classes)} differ from the "
-                                 f"learner's {list(self.classes_)}")
+            self._check_stream(stream)
             vecs, scal = self._vecs, self._scal
         hp = self._hyperparameters()
         steps_before = 0 if first else self.n_steps_
@@ -224,7 +230,7 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
         if done > 0 or status == 0:
             if first:
                 self._vecs, self._scal = vecs, scal
-                self.classes_ = stream.classes
+                self._adopt_stream(stream)
                 self.n_steps_ = 0
                 self.n_updates_ = 0
             self.n_steps_ += done
@@ -245,25 +251,21 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
                 row, done, _head(out, done))
         return out
 
-    def partial_fit(self, X, y, classes=None):
-        """Online learning on a batch, row by row in order (predict, then update)."""
-        self.predict_then_learn(X, y, classes=classes)
-        return self
-
     def fit(self, X, y):
         """Reset the model, then one online pass over (X, y) in order."""
         self._hyperparameters()  # reject bad hyper-parameters before touching the model
         X = self._prepare_X(X, reset=True)
         y = self._prepare_y(y, X.shape[0])
-        classes = binary_classes(y, "y")
+        classes = self._fit_classes(y)
         for attr in ("classes_", "_vecs", "_scal", "n_steps_", "n_updates_"):
             if hasattr(self, attr):
                 delattr(self, attr)
-        return self.partial_fit(X, y, classes=classes)
+        self.predict_then_learn(X, y, classes=classes)
+        return self
 
     # -- prediction ------------------------------------------------------------------------
-    def decision_function(self, X):
-        """Raw decision values w·x + b of the current model (positive ↦ ``classes_[1]``)."""
+    def _decision_values(self, X):
+        """Raw values w·x + b of the current model, one per row of X."""
         self._check_fitted()
         X = self._prepare_X(X, reset=False)
         values, bad = decision_values(self._rule, LoopInput(X), self._vecs, self._scal,
@@ -272,6 +274,74 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
             raise InputError(f"X contains a non-finite value at {describe_bad_row(X, bad)}; "
                              "olc learners need finite features")
         return values
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+
+class OnlineLinearClassifier(ClassifierMixin, OnlineLinearModel):
+    """Base class of the binary classifiers: subclasses set ``_rule``, ``_n_vectors`` and
+    implement ``_hyperparameters`` (validated hyper-parameters as a float64 array) and
+    ``_linear_model`` (coef, intercept)."""
+
+    def _is_initialised(self):
+        return super()._is_initialised() and hasattr(self, "classes_")
+
+    # -- labels ----------------------------------------------------------------------------
+    def _resolve_classes(self, y, classes):
+        """The classes after this call (validated), without touching the learner."""
+        if classes is not None:
+            classes = binary_classes(classes, "classes")
+            if hasattr(self, "classes_") and not np.array_equal(classes, self.classes_):
+                raise InputError(f"classes={list(classes)} differs from the classes given "
+                                 f"before, {list(self.classes_)}")
+            return classes
+        if hasattr(self, "classes_"):
+            return self.classes_
+        return binary_classes(y, "y", hint="pass classes= to partial_fit when the first "
+                                           "batch does not show both labels")
+
+    def _stream_targets(self, y, classes):
+        classes = self._resolve_classes(y, classes)
+        return as_binary_labels(y, classes), classes
+
+    def _check_stream(self, stream):
+        if not np.array_equal(stream.classes, self.classes_):
+            raise InputError(f"the stream's classes {list(stream.classes)} differ from the "
+                             f"learner's {list(self.classes_)}")
+
+    def _adopt_stream(self, stream):
+        self.classes_ = stream.classes
+
+    def _fit_classes(self, y):
+        return binary_classes(y, "y")
+
+    def prepare_check(self, check, stream):
+        """An evaluation set for τ in the stream's layout: ``"stream"`` for the stream itself
+        (no copy) or an (X, y) pair."""
+        if isinstance(check, str) and check == "stream":
+            return stream.X, stream.y
+        cX, cy = check
+        cX = validate_data(self, cX, reset=False, accept_sparse="csr", dtype=np.float64,
+                           order="C", ensure_all_finite=True)
+        if stream.X.sparse != sp.issparse(cX):
+            cX = sp.csr_matrix(cX) if stream.X.sparse else cX.toarray()
+        if sp.issparse(cX) and not cX.has_canonical_format:
+            cX = cX.copy()
+            cX.sum_duplicates()
+        return LoopInput(cX), as_binary_labels(self._prepare_y(cy, cX.shape[0]), stream.classes)
+
+    def partial_fit(self, X, y, classes=None):
+        """Online learning on a batch, row by row in order (predict, then update)."""
+        self.predict_then_learn(X, y, classes=classes)
+        return self
+
+    # -- prediction ------------------------------------------------------------------------
+    def decision_function(self, X):
+        """Raw decision values w·x + b of the current model (positive ↦ ``classes_[1]``)."""
+        return self._decision_values(X)
 
     def predict(self, X):
         scores = self.decision_function(X)
@@ -290,7 +360,6 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
-        tags.input_tags.sparse = True
         return tags
 
 

@@ -14,6 +14,13 @@ class AlgorithmInfo:
     preset: tuple = ()  # fixed hyper-parameters for a named variant, e.g. ρ = 0 for ce-OMM
 
     @property
+    def kind(self):
+        """"classifier" (labels, ±1 internally) or "regressor" (real-valued targets)."""
+        from sklearn.base import RegressorMixin
+
+        return "regressor" if issubclass(self.cls, RegressorMixin) else "classifier"
+
+    @property
     def parameters(self):
         fixed = dict(self.preset)
         sig = inspect.signature(self.cls.__init__)
@@ -88,4 +95,6 @@ def name_of(learner):
 
 def _load_all():
     # Importing the family modules runs their @register decorators.
-    from . import margin, omm, passive_aggressive, perceptron  # noqa: F401
+    from . import (  # noqa: F401
+        bayes_point, experts, margin, norma, omm, omm_variants, passive_aggressive, perceptron,
+        regression, regularized, second_order, sgd)

@@ -14,7 +14,7 @@ def _pyplot():
 
 
 def plot_cumulative_error(curves, path, title="Online protocol: cumulative error rate",
-                          max_points=2000):
+                          max_points=2000, ylabel="mistakes / t"):
     """One line per learner: ``curves`` maps a label to its cumulative error-rate array.
     Long curves are subsampled to ``max_points`` (log-spaced steps) to keep files small."""
     plt = _pyplot()
@@ -28,7 +28,7 @@ def plot_cumulative_error(curves, path, title="Online protocol: cumulative error
         ax.plot(steps, curve, label=label, linewidth=1.4)
     ax.set_xscale("log")
     ax.set_xlabel("step t")
-    ax.set_ylabel("mistakes / t")
+    ax.set_ylabel(ylabel)
     ax.set_title(title)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)

@@ -1,0 +1,352 @@
+"""Winnow, Weighted Majority and Randomized Weighted Majority (seed 001, lecture notes on
+online linear classification: Algorithms 4, 1 and 2).
+
+These learners are defined on a restricted input domain — Winnow on x ∈ {0,1}^d, WM and RWM
+on expert predictions x ∈ {−1,+1}^d — and reject anything else with the row and column.
+Where: while learning, the compiled rule checks each row in the pass that computes its vote
+(no extra pass over the data) and declines an out-of-domain row like a NaN row, so the loop
+stops before it; the rows before it are learned (streaming semantics, as for NaN) and
+:class:`~olc.learners.validation.StreamStoppedError` names the row and column. For
+``decision_function``/``predict`` and τ check sets, one vectorized NumPy check runs first.
+"""
+import math
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._compiled.random import uniform_array
+from .._compiled.rules.experts import (
+    ETA,
+    RANDOMIZED_WEIGHTED_MAJORITY,
+    STEP,
+    WEIGHTED_MAJORITY,
+    WINNOW,
+)
+from .base import OnlineLinearClassifier, positive_float
+from .registry import register
+from .validation import InputError, StreamStoppedError
+
+BINARY, SIGN = "binary", "sign"
+_DOMAIN_TEXT = {BINARY: "{0, 1}", SIGN: "{-1, +1}"}
+_SEED_LIMIT = 2 ** 53
+
+
+def check_seed(value, name="seed"):
+    """A seed for the counter-based generator: an integer in [0, 2**53) (stored exactly in a
+    float64 hyper-parameter array)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise InputError(f"{name} must be an integer in [0, 2**53), got {value!r}")
+    if not 0 <= int(value) < _SEED_LIMIT:
+        raise InputError(f"{name} must be an integer in [0, 2**53), got {value!r}")
+    return float(value)
+
+
+def _outside(values, domain):
+    if domain == BINARY:
+        return (values != 0.0) & (values != 1.0)
+    return (values != 1.0) & (values != -1.0)
+
+
+def first_violation(X, domain):
+    """(row, column, value) of the first entry of X (row-major order) outside ``domain``
+    — NaN/inf included — or None. For ``SIGN`` an entry a CSR row does not store is a zero,
+    hence outside. Vectorized: one pass over the stored values."""
+    if not sp.issparse(X):
+        flat = np.flatnonzero(_outside(np.asarray(X), domain).ravel())
+        if flat.size == 0:
+            return None
+        row, col = divmod(int(flat[0]), X.shape[1])
+        return row, col, float(X[row, col])
+    X = sp.csr_matrix(X)
+    bad = np.flatnonzero(_outside(X.data, domain))
+    rows = []
+    if bad.size:
+        rows.append(int(np.searchsorted(X.indptr, bad[0], side="right") - 1))
+    if domain == SIGN:
+        short = np.flatnonzero(np.diff(X.indptr) < X.shape[1])
+        if short.size:
+            rows.append(int(short[0]))
+    if not rows:
+        return None
+    row = min(rows)
+    dense = X[row].toarray().ravel()
+    col = int(np.flatnonzero(_outside(dense, domain))[0])
+    return row, col, float(dense[col])
+
+
+class _DomainLearner(OnlineLinearClassifier):
+    """Shared input-domain handling (see the module docstring)."""
+
+    #: "binary" ({0,1}) or "sign" ({-1,+1}): the values every feature must take.
+    input_domain = None
+    #: (hyper-parameter, its index in hp, the scal slot that records it at the first row):
+    #: the update factor, fixed once learning starts (the exact weights are kept as exponents
+    #: or counts of that one factor).
+    _factor = None
+
+    def _record_factor(self, scal):
+        name, index, slot = self._factor
+        scal[slot] = self._hyperparameters()[index]
+        return scal
+
+    def _learned_factor(self):
+        return float(self._scal[self._factor[2]])
+
+    def _domain_message(self, row, col, value):
+        return (f"X[{row}, {col}] = {value!r} at row {row}, column {col} is outside "
+                f"{type(self).__name__}'s input domain {_DOMAIN_TEXT[self.input_domain]}"
+                + (" (0 is not a prediction; a CSR row must store all d entries)"
+                   if value == 0.0 and self.input_domain == SIGN else ""))
+
+    def _check_domain(self, X):
+        hit = first_violation(X, self.input_domain)
+        if hit is not None and math.isfinite(hit[2]):
+            raise InputError(self._domain_message(*hit))
+        # A non-finite first violation is left to the base class, which reports NaN/inf.
+
+    def learn_prepared(self, stream, start=0, stop=None, order=None, out=None, check=None):
+        if self._is_initialised():
+            name, index, slot = self._factor
+            if self._hyperparameters()[index] != self._scal[slot]:
+                raise InputError(
+                    f"{name}={getattr(self, name)!r} differs from the value the learner started "
+                    f"with, {self._scal[slot]!r}: the weights are stored as powers of that "
+                    "factor, so it is fixed once learning starts; call fit to start over")
+        try:
+            return super().learn_prepared(stream, start, stop, order, out, check)
+        except StreamStoppedError as exc:
+            hit = first_violation(stream.source[exc.row:exc.row + 1], self.input_domain)
+            if hit is None or not math.isfinite(hit[2]):
+                raise
+            _, col, value = hit
+            raise StreamStoppedError(
+                f"{self._domain_message(exc.row, col, value)}. The {exc.rows_learned} row(s) "
+                "before it were learned (rows are processed in order).",
+                exc.row, exc.rows_learned, exc.record) from None
+
+    def decision_function(self, X):
+        self._check_fitted()
+        X = self._prepare_X(X, reset=False)
+        self._check_domain(X)
+        return super().decision_function(X)
+
+    def prepare_check(self, check, stream):
+        """The τ evaluation set must lie in the domain too (scores of other points mean
+        nothing); checked once, vectorized."""
+        prepared = super().prepare_check(check, stream)
+        cX = prepared[0]
+        if cX.dense is not None:
+            self._check_domain(cX.dense)
+        else:
+            self._check_domain(sp.csr_matrix((cX.data, cX.indices, cX.indptr),
+                                             shape=(cX.n_rows, self.n_features_in_)))
+        return prepared
+
+
+@register("winnow", "Winnow: ŷ = 1[w·x > N], w_i ← w_i(1+β)^{(y−ŷ)x_i} on x ∈ {0,1}^d",
+          "seed 001, Algorithm 4 (mistake bound Eq. 42)")
+class Winnow(_DomainLearner):
+    """Winnow (seed 001, Algorithm 4; Littlestone 1988).
+
+    Inputs x ∈ {0,1}^d (anything else is rejected with its row and column), weights start
+    at 1 (line 2), prediction ŷ = 1[w·x > N] (line 5), and after each round
+    w_i ← w_i(1+β)^{(y−ŷ)x_i} (line 7): on a false negative the weights of the active
+    features are multiplied by 1+β, on a false positive divided by it. Labels: ``classes_[0]``
+    is the paper's 0, ``classes_[1]`` its 1.
+
+    Decisions where the notes are silent or loose:
+    - Threshold: the notes use N both for the dimension and the threshold; ``N=None`` (the
+      default) takes N = d, the number of features, as in the mistake-bound analysis.
+    - Decision value: ``w·x − N⁺`` where N⁺ is the next double above N, so that the package's
+      sign(0) = +1 rule reproduces the paper's strict test w·x > N exactly (a tie w·x = N
+      predicts 0), and ``intercept_ = −N⁺``.
+    - β: the analysis (Eqs. 27–42, "weights are decreased by a factor of 2") is for β = 1,
+      the default; the bound m < 2 + 3k(log₂N + 1) (Eq. 42) for a k-literal monotone
+      disjunction holds for that value.
+    - Exact weights: each weight is kept as its exponent k_i (w_i = (1+β)^{k_i}) and the
+      float weight is recomputed from it at every update, so no weight overflows (a
+      promotion needs w·x ≤ N, so w_i ≤ N(1+β)) and a weight demoted so far that it
+      underflows (irrelevant to every prediction) comes back exactly if later promoted.
+      ``coef_`` shows the float weights; ``log_weights_`` the exact ln w_i.
+    - ``updated`` is True when a weight changed: on a mistake with at least one active
+      feature (a mistake on x = 0 changes nothing).
+    - β is fixed once learning starts (the weights are stored as powers of 1+β); changing
+      it afterwards is an error until ``fit`` starts over. N may change.
+
+    Parameters
+    ----------
+    beta : float > 0, the update factor is 1+β (default 1: doubling/halving, as analysed).
+    N : float > 0 or None, the threshold (default None: the number of features d).
+    """
+
+    _rule = WINNOW
+    _n_vectors = 2
+    input_domain = BINARY
+
+    def __init__(self, beta=1.0, N=None):
+        self.beta = beta
+        self.N = N
+
+    def _hyperparameters(self):
+        beta = positive_float(self.beta, "beta")
+        n = 0.0 if self.N is None else positive_float(self.N, "N")
+        return np.array([beta, n])
+
+    _factor = ("beta", 0, 0)  # scal[0]: β (the rule keeps no scalars)
+
+    def _initial_state(self, n_features):
+        vecs = np.zeros((2, n_features))
+        vecs[0] = 1.0
+        return vecs, self._record_factor(np.zeros(self._n_scalars))
+
+    def _threshold(self):
+        return float(self.n_features_in_) if self.N is None else float(self.N)
+
+    def _linear_model(self):
+        return self._vecs[0].copy(), -float(np.nextafter(self._threshold(), np.inf))
+
+    @property
+    def log_weights_(self):
+        """ln w_i = k_i·ln(1+β), exact (no underflow)."""
+        self._check_fitted()
+        return self._vecs[1] * math.log1p(self._learned_factor())
+
+
+class _WeightedMajorityBase(_DomainLearner):
+    _n_vectors = 2
+    input_domain = SIGN
+
+    def _eta(self):
+        try:
+            eta = float(self.eta)
+        except (TypeError, ValueError):
+            raise InputError(f"eta must be a number in (0, 1/2], got {self.eta!r}") from None
+        if not 0.0 < eta <= 0.5:
+            raise InputError(f"eta must be in (0, 1/2] (the penalty rate of the lecture's "
+                             f"Algorithms 1 and 2), got {self.eta!r}")
+        return eta
+
+    _factor = ("eta", 0, ETA)
+
+    def _initial_state(self, n_features):
+        vecs = np.zeros((2, n_features))
+        vecs[0] = 1.0
+        return vecs, self._record_factor(np.zeros(self._n_scalars))
+
+    @property
+    def mistakes_(self):
+        """m_n: the number of rounds each expert was wrong (the paper's w_n = (1−η)^{m_n})."""
+        self._check_fitted()
+        return self._vecs[1].astype(np.int64)
+
+    @property
+    def log_weights_(self):
+        """ln w_n = m_n·ln(1−η), exact."""
+        self._check_fitted()
+        return self._vecs[1] * math.log1p(-self._learned_factor())
+
+    @property
+    def expert_weights_(self):
+        """The normalized weights w/Φ, computed from the exact counts."""
+        self._check_fitted()
+        m = self._vecs[1]
+        w = np.exp((m - m.min()) * math.log1p(-self._learned_factor()))
+        return w / w.sum()
+
+
+@register("weighted-majority",
+          "Weighted Majority: ŷ = sign(Σ x_n w_n), w_n ← w_n(1−η) for wrong experts",
+          "seed 001, Algorithm 1 (bound Eq. 1)")
+class WeightedMajority(_WeightedMajorityBase):
+    """Weighted Majority (seed 001, Algorithm 1; Littlestone & Warmuth 1994).
+
+    Each feature is an expert's prediction x_n ∈ {−1,+1} (anything else is rejected with its
+    row and column; a CSR row must store all d entries). Weights start at 1 (line 2); the
+    prediction is ŷ = sign(Σ_n x_n w_n) (line 6), sign(0) = +1; then every expert with
+    x_n ≠ y is penalized, w_n ← w_n(1−η) (line 8), whatever ŷ was.
+
+    Decision value: the normalized vote Σ_n x_n w_n / Σ_n w_n ∈ [−1, 1]; ``coef_`` = w/Σw,
+    ``intercept_`` = 0. Weights are kept as per-expert mistake counts m_n (w_n = (1−η)^{m_n}
+    exactly) plus relative float weights renormalized from the counts when their sum gets
+    tiny, so they never all underflow and predictions are those of the exact weights (up to
+    the rounding of the vote). ``updated`` is True when some expert was wrong. η is fixed
+    once learning starts (the weights are stored as powers of 1−η); ``fit`` starts over.
+
+    The bound (Eq. 1): M ≤ 2(1+η)m_n + 2 ln N/η for every expert n (log is natural in the
+    standard derivation, which the tests check).
+
+    Parameters
+    ----------
+    eta : float in (0, 1/2], the penalty rate η (default 1/2; the notes require η ≤ 1/2).
+    """
+
+    _rule = WEIGHTED_MAJORITY
+
+    def __init__(self, eta=0.5):
+        self.eta = eta
+
+    def _hyperparameters(self):
+        return np.array([self._eta()])
+
+    def _linear_model(self):
+        v = self._vecs[0]
+        return v / v.sum(), 0.0
+
+
+@register("randomized-weighted-majority",
+          "Randomized Weighted Majority: follow expert I ~ w/Φ (seeded), WM penalties",
+          "seed 001, Algorithm 2 (bound Eq. 2)")
+class RandomizedWeightedMajority(_WeightedMajorityBase):
+    """Randomized Weighted Majority (seed 001, Algorithm 2; Littlestone & Warmuth 1994).
+
+    Inputs as for Weighted Majority (x ∈ {−1,+1}^d, expert predictions). Each round an
+    expert I is drawn with probability w_I/Φ (line 6) and its prediction x_I is the
+    learner's (line 7); then w_n ← w_n(1−η) for every expert with x_n ≠ y (line 9) — the
+    weights, unlike the prediction, do not depend on the draw.
+
+    Randomness: the draw of round t (t = rounds already seen, 0-based) is
+    u_t = ``olc._compiled.random.uniform(seed, 0, t)`` (counter-based SplitMix64, formula in
+    that module), and I = min{n : Σ_{m≤n} w_m > u_t·Φ} (inversion in column order). It is a
+    function of (seed, t) only, so chunked learning, save/load and a fresh learner with the
+    same seed make the same draws.
+
+    Decision value: x_I for the expert I that the next round's draw selects, so
+    ``decision_function``/``predict`` say what the learner will predict next (``coef_`` is
+    the indicator of expert I, ``intercept_`` = 0). ``record.aux`` holds I for each round.
+    The probability of a mistake at round t is Σ_{n: x_n ≠ y} w_n/Φ (the tests sum it to
+    check the bound of Eq. 2, E[M] ≤ (1+η)m_n + ln N/η, deterministically).
+
+    Parameters
+    ----------
+    eta : float in (0, 1/2], the penalty rate η (default 1/2).
+    seed : int in [0, 2**53), the seed of the draws (default 0).
+    """
+
+    _rule = RANDOMIZED_WEIGHTED_MAJORITY
+
+    def __init__(self, eta=0.5, seed=0):
+        self.eta = eta
+        self.seed = seed
+
+    def _hyperparameters(self):
+        return np.array([self._eta(), check_seed(self.seed)])
+
+    @property
+    def next_expert_(self):
+        """The expert I the next round will follow (0-based column)."""
+        self._check_fitted()
+        v = self._vecs[0]
+        cum = np.cumsum(v)  # sequential, as in the compiled rule
+        u = uniform_array(int(self.seed), 0, [int(self._scal[STEP])])[0]
+        hit = np.flatnonzero(cum > u * cum[-1])
+        if hit.size:
+            return int(hit[0])
+        return int(np.flatnonzero(v > 0.0)[-1])
+
+    def _linear_model(self):
+        coef = np.zeros(self._vecs.shape[1])
+        coef[self.next_expert_] = 1.0
+        return coef, 0.0
+
+
+__all__ = ["RandomizedWeightedMajority", "WeightedMajority", "Winnow"]

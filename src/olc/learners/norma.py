@@ -1,0 +1,69 @@
+"""NORMA (Kivinen, Smola & Williamson, "Online learning with kernels", IEEE Trans. Signal
+Processing 52(8), 2004), linear kernel, classification with the soft-margin hinge loss."""
+import numpy as np
+
+from .._compiled.rules.regularized import BRAW, NORMA as NORMA_RULE, S
+from .base import OnlineLinearClassifier, positive_float
+from .registry import register
+from .validation import InputError
+
+_SCHEDULES = {"constant": 0.0, "sqrt": 1.0}
+
+
+@register("norma", "NORMA: w ← (1−η_tλ)w + η_tσ_t·y·x, σ_t = [y(w·x+b) < ρ]",
+          "Kivinen, Smola & Williamson 2004, §III-A (classification, fixed ρ); seed 000 [12]")
+class NORMA(OnlineLinearClassifier):
+    """NORMA: stochastic gradient descent on the regularized risk
+    λ/2‖w‖² + max(0, ρ − y(w·x + b)), linear version (the baseline of seed 000, §4).
+
+    Each round t = 1, 2, ...: predict sign(w·x + b); σ_t = 1 if y(w·x + b) < ρ, else 0; then
+    w ← (1 − η_t·λ)·w + η_t·σ_t·y·x and b ← b + η_t·σ_t·y (the bias is not regularized, as in
+    the paper's classification update). The shrink (1 − η_t·λ) is applied on every round (it
+    is the regularizer's gradient) in O(1): w = S·v. ``updated`` reports σ_t.
+
+    This is the fixed-margin version: the paper's ν-variant, which also adapts ρ, is not
+    implemented. With ρ = 0 the strict test y·f < 0 never fires at the zero start (f = 0), so
+    the learner stays at w = 0, b = 0 — as the paper's σ_t defines it.
+
+    Parameters
+    ----------
+    eta : float > 0, step size η (default 0.1).
+    lam : float ≥ 0, regularization λ (default 0.01; named ``lam`` because a trailing
+        underscore marks fitted attributes in scikit-learn). η·λ < 1 is required (the shrink
+        factor must stay positive; η_t ≤ η for both schedules).
+    rho : float ≥ 0, margin ρ of the loss (default 1).
+    schedule : {"constant", "sqrt"}, η_t = η or η_t = η/√t (default "constant", the tracking
+        setting of the paper's drifting-target analysis; "sqrt" is its convergence setting).
+    fit_intercept : bool, learn the unregularized bias b (default True).
+    """
+
+    _rule = NORMA_RULE
+
+    def __init__(self, eta=0.1, lam=0.01, rho=1.0, schedule="constant", fit_intercept=True):
+        self.eta = eta
+        self.lam = lam
+        self.rho = rho
+        self.schedule = schedule
+        self.fit_intercept = fit_intercept
+
+    def _hyperparameters(self):
+        eta = positive_float(self.eta, "eta")
+        lam = positive_float(self.lam, "lam", allow_zero=True)
+        rho = positive_float(self.rho, "rho", allow_zero=True)
+        if not eta * lam < 1.0:
+            raise InputError(f"eta * lam must be < 1 (the shrink factor 1 − ηλ must stay "
+                             f"positive), got eta={self.eta!r}, lam={self.lam!r}")
+        if not isinstance(self.schedule, str) or self.schedule not in _SCHEDULES:
+            raise InputError(f"schedule must be one of {sorted(_SCHEDULES)}, "
+                             f"got {self.schedule!r}")
+        return np.array([eta, lam, rho, _SCHEDULES[self.schedule],
+                         float(bool(self.fit_intercept))])
+
+    def _initial_state(self, n_features):
+        vecs = np.zeros((1, n_features))
+        scal = np.zeros(self._n_scalars)
+        scal[S] = 1.0
+        return vecs, scal
+
+    def _linear_model(self):
+        return self._scal[S] * self._vecs[0], float(self._scal[BRAW])

@@ -1,0 +1,203 @@
+"""Online linear regressors: Passive-Aggressive regression (Crammer, Dekel, Keshet,
+Shalev-Shwartz & Singer, JMLR 2006, §4; seed 004 §31.2.2) and AROW regression (recursive
+least squares, seed 004 §31.3.3). SGD regression is in ``learners.sgd``."""
+import numpy as np
+
+from .._compiled.rules.regression import (
+    AROW_REGRESSION_DIAGONAL,
+    AROW_REGRESSION_DIAGONAL_PRECISION,
+    AROW_REGRESSION_FULL,
+    PA_CLASSIC,
+    PA_I,
+    PA_II,
+    PA_REGRESSION,
+)
+from .base import positive_float
+from .base_regression import OnlineLinearRegressor
+from .registry import register
+from .second_order import AROWStateMixin
+
+
+class _PARegressionBase(OnlineLinearRegressor):
+    _rule = PA_REGRESSION
+    _variant = PA_CLASSIC
+    _bias_in_norm = False
+
+    def _step_parameter(self):
+        return 1.0  # unused by classic PA
+
+    def _epsilon(self):
+        return positive_float(self.epsilon, "epsilon", allow_zero=True)
+
+    def _hyperparameters(self):
+        return np.array([self._step_parameter(), float(bool(self.fit_intercept)),
+                         float(self._variant),
+                         float(self._bias_in_norm and bool(self.fit_intercept)),
+                         self._epsilon()])
+
+
+_SKLEARN = """
+    Bias convention (PA-I, PA-II): as in scikit-learn, the bias takes the step sign(r)·τ but
+    ‖x‖² does not count it — which makes this scikit-learn's ``PassiveAggressiveRegressor``
+    (deprecated in 1.8) and its replacement ``SGDRegressor(loss="epsilon_insensitive",
+    penalty=None, learning_rate="pa1"/"pa2", eta0=C)`` trained by ``partial_fit`` on dense
+    data: same predictions, and the same weights bit for bit in ``olc.strict_mode()``.
+"""
+
+
+@register("pa-regression", "PA regression (ε-insensitive): τ = ℓ_ε/‖x‖²",
+          "Crammer et al. 2006, §4 (regression), PA update")
+class PassiveAggressiveRegression(_PARegressionBase):
+    """PA regression (Crammer et al. 2006, §4): with residual r = y − (w·x + b) and the
+    ε-insensitive loss ℓ = max(0, |r| − ε), the smallest change that makes ℓ = 0:
+    w ← w + sign(r)·τ·x, τ = ℓ/‖x‖².
+
+    With ``fit_intercept=True`` the problem is solved exactly over (w, b) —
+    min ½‖w'−w‖² + ½(b'−b)² s.t. |y − w'·x − b'| ≤ ε — so τ = ℓ/(‖x‖² + 1) and b moves by
+    sign(r)·τ (the bias counts in the norm, the textbook's augmented input (x, 1); the
+    scikit-learn convention used by PA-I/PA-II would overshoot by 1/‖x‖² through the
+    bias, as for the PA classifier). x = 0 without a bias skips the round.
+
+    Parameters: epsilon ≥ 0 (default 0.1), fit_intercept (default True).
+    """
+
+    _variant = PA_CLASSIC
+    _bias_in_norm = True
+
+    def __init__(self, epsilon=0.1, fit_intercept=True):
+        self.epsilon = epsilon
+        self.fit_intercept = fit_intercept
+
+
+@register("pa-i-regression", "PA-I regression (ε-insensitive): τ = min(C, ℓ_ε/‖x‖²)",
+          "Crammer et al. 2006, §4 (regression), PA-I update")
+class PassiveAggressiveIRegression(_PARegressionBase):
+    __doc__ = """PA-I regression (Crammer et al. 2006, §4): τ = min(C, ℓ/‖x‖²),
+    ℓ = max(0, |r| − ε), w ← w + sign(r)·τ·x, b ← b + sign(r)·τ. A zero vector x skips the
+    round (as scikit-learn).
+
+    Parameters: C > 0 (default 1), epsilon ≥ 0 (default 0.1), fit_intercept (default True).
+""" + _SKLEARN
+
+    _variant = PA_I
+
+    def __init__(self, C=1.0, epsilon=0.1, fit_intercept=True):
+        self.C = C
+        self.epsilon = epsilon
+        self.fit_intercept = fit_intercept
+
+    def _step_parameter(self):
+        return positive_float(self.C, "C")
+
+
+@register("pa-ii-regression", "PA-II regression (ε-insensitive): τ = ℓ_ε/(‖x‖² + 1/(2C))",
+          "Crammer et al. 2006, §4 (regression), PA-II update")
+class PassiveAggressiveIIRegression(_PARegressionBase):
+    __doc__ = """PA-II regression (Crammer et al. 2006, §4): τ = ℓ/(‖x‖² + 1/(2C)),
+    ℓ = max(0, |r| − ε). A zero vector x still moves the bias (τ = 2Cℓ), as in scikit-learn.
+
+    Parameters: C > 0 (default 1), epsilon ≥ 0 (default 0.1), fit_intercept (default True).
+""" + _SKLEARN
+
+    _variant = PA_II
+
+    def __init__(self, C=1.0, epsilon=0.1, fit_intercept=True):
+        self.C = C
+        self.epsilon = epsilon
+        self.fit_intercept = fit_intercept
+
+    def _step_parameter(self):
+        return 0.5 / positive_float(self.C, "C")  # κ = 1/(2C), computed as scikit-learn does
+
+
+_TEXTBOOK = """
+    Bias: the chapter's augmented input (x, 1) (Fig. 31.3), so with ``fit_intercept=True``
+    the bias is one more coordinate of θ and counts in ‖x‖².
+"""
+
+
+@register("pa-l2-regression", "PA regression, ℓ2 loss: θ ← θ + r/(‖x‖² + λ)·x",
+          "seed 004 §31.2.2 (ℓ2-loss update)")
+class PassiveAggressiveL2Regression(_PARegressionBase):
+    __doc__ = """Passive-aggressive regression with the ℓ2 loss (seed 004 §31.2.2):
+    θ̂ = argmin ½r² + (λ/2)‖θ − θ̃‖², i.e. θ ← θ + r/(‖x‖² + λ)·x with r = y − θᵀx, on every
+    round with r ≠ 0. Equal to PA-II regression with ε = 0 and λ = 1/(2C); also SGD with the
+    step 1/(‖x‖² + λ) (§31.2.2).
+""" + _TEXTBOOK + """
+    Parameters: lam > 0, the passiveness λ (default 1, the chapter's code), fit_intercept
+    (default True).
+"""
+
+    _variant = PA_II
+    _bias_in_norm = True
+
+    def __init__(self, lam=1.0, fit_intercept=True):
+        self.lam = lam
+        self.fit_intercept = fit_intercept
+
+    def _step_parameter(self):
+        return positive_float(self.lam, "lam")
+
+    def _epsilon(self):
+        return 0.0
+
+
+@register("pa-l1-regression", "PA regression, ℓ1 loss: θ ← θ + sign(r)·min(1/λ, |r|/‖x‖²)·x",
+          "seed 004 §31.2.2 (ℓ1-loss update)")
+class PassiveAggressiveL1Regression(_PARegressionBase):
+    __doc__ = """Passive-aggressive regression with the ℓ1 loss (seed 004 §31.2.2):
+    θ̂ = argmin |r| + (λ/2)‖θ − θ̃‖², i.e. θ ← θ + sign(r)·min(1/λ, |r|/‖x‖²)·x. Equal to
+    PA-I regression with ε = 0 and C = 1/λ. x = 0 without a bias skips the round.
+""" + _TEXTBOOK + """
+    Parameters: lam > 0, the passiveness λ (default 1), fit_intercept (default True).
+"""
+
+    _variant = PA_I
+    _bias_in_norm = True
+
+    def __init__(self, lam=1.0, fit_intercept=True):
+        self.lam = lam
+        self.fit_intercept = fit_intercept
+
+    def _step_parameter(self):
+        return 1.0 / positive_float(self.lam, "lam")
+
+    def _epsilon(self):
+        return 0.0
+
+
+@register("arow-regression", "AROW regression (recursive least squares): "
+                             "μ ← μ + (y − μ·x)Σx/β, Σ ← Σ − ΣxxᵀΣ/β",
+          "seed 004 §31.3.3 (AROW regression, recursive LS)")
+class AROWRegression(AROWStateMixin, OnlineLinearRegressor):
+    """AROW regression / recursive least squares (seed 004 §31.3.3): on every round, with
+    x̃ = (x, 1) (x̃ = x without a bias) and β = x̃ᵀΣx̃ + r,
+
+        μ ← μ + (y − μ·x̃)·Σx̃/β,     Σ ← Σ − Σx̃x̃ᵀΣ/β,
+
+    from the prior μ = 0, Σ = I. With the full covariance, after rows 1..T, μ is the ridge
+    regression solution argmin Σₜ(yₜ − μ·x̃ₜ)² + r‖μ‖² (bias included) and
+    Σ = (I + Σₜ x̃ₜx̃ₜᵀ/r)⁻¹ — the chapter's Σ̂⁻¹ = Σ̃⁻¹ + xxᵀ/λ (its printed minus sign is
+    a typo, see ``AROW``); tested as such. r is the chapter's λ.
+
+    ``covariance``: ``"full"`` (O(nnz·d + d²) per row, forced by the math), or the two
+    O(nnz) diagonal variants of ``AROW`` (``"diagonal"``: Σᵢᵢ ← Σᵢᵢ − Σᵢᵢ²xᵢ²/β;
+    ``"diagonal-precision"``: Σᵢᵢ ← Σᵢᵢ/(1 + Σᵢᵢxᵢ²/r)) — extensions, the chapter states only
+    the full rule. Every row with x̃ᵀΣx̃ > 0 is an update (Σ shrinks whatever the residual).
+
+    Parameters
+    ----------
+    r : float > 0 (default 1).
+    covariance : {"full", "diagonal", "diagonal-precision"} (default "full").
+    fit_intercept : bool (default True).
+
+    Attributes: ``sigma_`` (Σ over (x, 1), the bias coordinate last).
+    """
+
+    _rules = (AROW_REGRESSION_FULL, AROW_REGRESSION_DIAGONAL,
+              AROW_REGRESSION_DIAGONAL_PRECISION)
+
+    def __init__(self, r=1.0, covariance="full", fit_intercept=True):
+        self.r = r
+        self.covariance = covariance
+        self.fit_intercept = fit_intercept
