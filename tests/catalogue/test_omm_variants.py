@@ -434,6 +434,31 @@ def test_nomm_buffer_grows_and_resumes_exactly():
                                                                          whole._scal)
 
 
+def test_nomm_growth_out_of_memory_stops_the_stream_with_a_clear_error(monkeypatch):
+    """When the buffer cannot double (high d: dense rows of d + 2 floats), the call stops with
+    a StreamStoppedError naming the row and the memory needed; the rows before it stay
+    learned, exactly as in a run that had the memory."""
+    from olc._compiled.rules import omm_variants as rules
+
+    X, y = separable(21, 400, 10, margin=0.01)
+    whole = olc.make("n-omm")
+    rec = whole.predict_then_learn(X, y, classes=[-1, 1])
+
+    def no_memory(vecs, scal):
+        raise MemoryError("simulated")
+
+    monkeypatch.setattr(rules, "grow_nomm", no_memory)
+    learner = olc.make("n-omm")
+    with pytest.raises(olc.learners.base.StreamStoppedError) as info:
+        learner.predict_then_learn(X, y, classes=[-1, 1])
+    err = info.value
+    assert "d + 2 = 12 floats" in str(err) and "from 16 to 32 stored points" in str(err)
+    assert f"row {err.row}" in str(err) and "GiB" in str(err)
+    assert learner.n_stored_ == 16 and learner.n_steps_ == err.rows_learned
+    assert np.array_equal(err.record.pred, rec.pred[:err.rows_learned])
+    assert err.record.updated.sum() == 16 and rec.updated[err.rows_learned]
+
+
 # -- degenerate geometry ------------------------------------------------------------------
 
 def _run_quiet(learner, X, y):

@@ -219,7 +219,11 @@ class OnlineLinearModel(BaseEstimator):
             if tau < 0 and tau_part >= 0:
                 tau = tau_part
                 check = None
-            grown = self._grow_state(vecs, scal) if status == OVERFLOW else None
+            grow_error = None
+            try:
+                grown = self._grow_state(vecs, scal) if status == OVERFLOW else None
+            except MemoryError as exc:  # the state asked to grow and memory ran out
+                grown, grow_error = None, exc
             if grown is None:
                 break
             vecs, scal = grown
@@ -242,6 +246,11 @@ class OnlineLinearModel(BaseEstimator):
                 f"X contains {describe_bad_row(stream.source, row)}; olc learners need finite "
                 f"features. The {done} row(s) before it were learned (rows are processed in "
                 "order).", row, done, _head(out, done))
+        if status == OVERFLOW and grow_error is not None:
+            row = int(order[reached])
+            raise StreamStoppedError(
+                f"{grow_error} The stream stopped at row {row}: the {done} row(s) before it "
+                f"were learned; row {row} caused no update.", row, done, _head(out, done))
         if status == OVERFLOW:
             row = int(order[reached])
             raise StreamStoppedError(

@@ -99,7 +99,17 @@ class NaiveOMM(_CollapseWarningMixin, OnlineLinearClassifier):
     def _grow_state(self, vecs, scal):
         if scal[_rules.GROW] != 1.0:
             return None
-        return _rules.grow_nomm(vecs, scal)
+        try:
+            return _rules.grow_nomm(vecs, scal)
+        except MemoryError:
+            d, cap = vecs.shape[1] - 2, int(scal[_rules.CAP])
+            rows = _rules.nomm_layout(2 * cap, d)[1]
+            raise MemoryError(
+                f"n-OMM keeps its stored points and their factorization as dense rows of "
+                f"d + 2 = {d + 2} floats; going from {cap} to {2 * cap} stored points needs "
+                f"{rows * (d + 2) * 8 / 2**30:.1f} GiB, which could not be allocated. n-OMM is "
+                "meant for moderate d (seed 002's Adult data: d = 96); for high-dimensional "
+                "sparse streams use e-omm or ce-omm.") from None
 
     def _collapsed(self):
         return (self._is_initialised() and self._scal[_rules.PHASE] == 2.0
