@@ -34,9 +34,13 @@ NNZ = 50
 #: Learners whose update cannot be O(nnz(x)) by their math, and why (not run here).
 NOT_O_NNZ = {
     "arow": "full covariance: Σx costs O(d·nnz) and Σ is d × d (use arow-diagonal*)",
+    "arow-regression": "full covariance (recursive least squares): Σ is d × d",
     "weighted-majority": "every expert's prediction is an input: rows are dense (nnz = d)",
     "randomized-weighted-majority": "every expert's prediction is an input: rows are dense",
     "n-omm": "solves a max-margin QP over all stored points: cost grows with the updates",
+    "e-omm-lp": "p ≠ 2: w = ∇‖u‖_p and ‖u − βz‖_p (the 1-D search) involve every coordinate "
+                "of u = v₊ − v₋ after a convex-combination step: O(nnz(u)) ≈ O(d) per update",
+    "ce-omm-lp": "as e-omm-lp",
 }
 
 
@@ -125,6 +129,7 @@ def main(argv=None):
         compile_bare(X, y_float)
         for name in OLC_LEARNERS:  # warm numba (disk cache) outside the timings
             time_olc(name, X[:64], y[:64])
+        log(f"d=2^{e}: data ready, timing {len(OLC_LEARNERS)} learners")
         best = {k: {"wall": np.inf, "cpu": np.inf, "cpu_half": np.inf} for k in impls}
         updates = {}
         for _ in range(args.repeat):  # interleaved, so background load hits all alike

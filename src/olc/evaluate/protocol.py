@@ -154,7 +154,8 @@ def progressive(learner, X, y, passes=1, shuffle_seed=None, classes=None, tau_on
     record = StepRecord(np.empty(total, np.int8), np.empty(total), np.empty(total, np.bool_),
                         np.empty(total))
     orders = np.empty(total, dtype=np.int64)
-    bar = LazyProgress(total, name_of(learner), delay=0.0 if progress else 1.0,
+    algorithm = name_of(learner)
+    bar = LazyProgress(total, algorithm, delay=0.0 if progress else 1.0,
                        enabled=progress is not False)
     seconds, tau = 0.0, None
     try:
@@ -177,9 +178,11 @@ def progressive(learner, X, y, passes=1, shuffle_seed=None, classes=None, tau_on
                 bar.advance(stop - start)
     finally:
         bar.close()
-    y_pm = stream.y[orders] if regression else stream.y[orders].astype(np.int8)
+    # In the data's order (one pass, no permutation) the targets need no gather.
+    y_run = stream.y if rng is None and passes == 1 else stream.y[orders]
+    y_pm = y_run.copy() if regression else y_run.astype(np.int8)
     return ProgressiveResult(
-        algorithm=name_of(learner),
+        algorithm=algorithm,
         y=y_pm,
         pred=record.pred,
         score=record.score,

@@ -66,13 +66,19 @@ def as_binary_labels(y, classes):
     """Map labels to ±1 (classes[0] → −1, classes[1] → +1); unknown labels are reported by row."""
     y = np.asarray(y)
     pos = y == classes[1]
-    neg = y == classes[0]
-    unknown = ~(pos | neg)
-    if unknown.any():
-        row = int(np.flatnonzero(unknown)[0])
+    # Labels already ±1 as numbers (the common case on large streams): one comparison less.
+    if (y.dtype.kind in "iuf" and classes[0] == -1 and classes[1] == 1):
+        known = np.abs(y) == 1
+    else:
+        known = pos | (y == classes[0])
+    if not known.all():
+        row = int(np.flatnonzero(~known)[0])
         raise InputError(f"y[{row}] = {y[row]!r} is not one of the learner's classes "
                          f"{list(classes)}")
-    return np.where(pos, 1.0, -1.0)
+    out = pos.astype(np.float64)
+    out *= 2.0
+    out -= 1.0
+    return out
 
 
 def binary_classes(labels, where, hint=None):
