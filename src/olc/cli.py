@@ -224,7 +224,7 @@ def reproduce_omm_example_cmd(
         report = omm_example_5_1.run(c or None, out_dir)
     except ValueError as exc:
         _fail(exc)
-    out.print(Path(report["files"]["table"]).read_text())
+    typer.echo(Path(report["files"]["table"]).read_text())
     out.print(f"figure {report['files']['figure']}\njson   {report['files']['json']}")
 
 

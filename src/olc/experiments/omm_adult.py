@@ -274,18 +274,19 @@ def _save_geometry(path, digest, g):
         pass  # a read-only cache only costs the recomputation
 
 
-def load_adult(limit=None, cache_dir=None):
+def load_adult(limit=None, cache_dir=None, records=None):
     """The Adult :class:`Problem` (App. B.1 data, its first ``limit`` rows if given).
 
     The built data set and its geometry are cached in ``cache_dir`` (default
     :func:`olc.data.derived_home`): ``adult-omm-v1.npz`` (by ``adult_omm_data.build``) and
     ``adult-omm-geometry-<rows>.npz``, keyed by a digest of the points (a stale file is
-    recomputed)."""
+    recomputed). ``records``: raw Adult records to build from instead of the registry's
+    files (not cached; tests use a slice)."""
     from ..data import derived_home
     from .adult_omm_data import build
 
     cache = Path(cache_dir) if cache_dir is not None else derived_home()
-    data = build(cache)
+    data = build(cache, records=records)
     X, y = data.X, data.y
     if limit is not None:
         X, y = X[:int(limit)], y[:int(limit)]
@@ -763,7 +764,7 @@ def _claim_nomm_slow(cell, thetas, P):
     n = [cell("n-omm", t, b, 1)[3] for t, b in _variants(thetas)]
     others = [cell(a, t, b, 1)[3] for a in ALGORITHMS if a != "n-omm"
               for t, b in _variants(thetas)]
-    ok = min(n) >= 10 * max(others) and max(others) < 0.5
+    ok = min(n) >= 10 * max(others) and max(others) <= 0.5
     return ok, f"n-OMM {min(n):.4g}–{max(n):.4g} s; the others at most {max(others):.4g} s"
 
 
@@ -892,7 +893,7 @@ CLAIMS = [
     Claim("n-OMM recovers the perfect margin: γ̄ = 1.00 (to the paper's two decimals).",
           "§6 ¶5", _claim_nomm_margin),
     Claim("n-OMM is much slower (paper: ~70 s) than the others, which finish a pass in "
-          "< 0.5 s [criterion: n-OMM ≥ 10× the slowest other learner].", "§6 ¶5",
+          "≤ 0.5 s [criterion: n-OMM ≥ 10× the slowest other learner].", "§6 ¶5",
           _claim_nomm_slow),
     Claim("Among e-OMM, PUMMA and ce-OMM, e-OMM is best (fewest mistakes, largest γ̄), then "
           "PUMMA, then ce-OMM (mistakes e-OMM < PUMMA < ce-OMM; γ̄ e-OMM > PUMMA).", "§6 ¶5",

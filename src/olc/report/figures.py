@@ -43,11 +43,12 @@ def plot_cumulative_error(curves, path, title="Online protocol: cumulative error
 def plot_panels(panels, path, title=None, xlabel="x", panel_width=4.2, height=3.6):
     """Side-by-side line plots sharing an x axis.
 
-    ``panels``: a list of dicts with ``title``, ``ylabel``, optional ``log`` (log y axis) and
+    ``panels``: a list of dicts with ``title``, ``ylabel``, optional ``log`` (log y axis),
+    ``xlog`` (log x axis), ``ylim``, ``legend`` (True: a legend inside this panel) and
     ``series``: a list of dicts with ``x``, ``y`` (None entries are gaps: the value does not
     exist, e.g. the papers' "—"), ``label`` and optional matplotlib ``style`` keywords
-    (color, linestyle, marker). Legends are drawn once, below the panels, from the labels
-    of the first panel."""
+    (color, linestyle, marker). Unless a panel has its own legend, one legend is drawn below
+    the panels from the labels of the first panel."""
     plt = _pyplot()
     fig, axes = plt.subplots(1, len(panels), figsize=(panel_width * len(panels), height),
                              squeeze=False)
@@ -61,11 +62,19 @@ def plot_panels(panels, path, title=None, xlabel="x", panel_width=4.2, height=3.
             ax.plot(np.asarray(s["x"], dtype=float), y, label=s["label"], **style)
         if panel.get("log"):
             ax.set_yscale("log")
+        if panel.get("xlog"):
+            ax.set_xscale("log")
+        if panel.get("ylim"):
+            ax.set_ylim(*panel["ylim"])
+        if panel.get("legend"):
+            ax.legend(fontsize=7)
         ax.set_title(panel["title"])
         ax.set_ylabel(panel["ylabel"])
         ax.set_xlabel(xlabel)
         ax.grid(True, which="both", alpha=0.3)
     handles, labels = axes[0][0].get_legend_handles_labels()
+    if any(panel.get("legend") for panel in panels):
+        handles = []
     if handles:
         fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), 8), fontsize=7.5,
                    frameon=False)
