@@ -746,7 +746,8 @@ def _claim_invariance(cell, thetas, P):
             same_g = (all(g is None for g in gs) or (all(g is not None for g in gs) and
                       max(gs) - min(gs) <= TOL_MARGIN_INVARIANCE * max(1.0, max(gs))))
             if len(ms) > 1 or len(taus) > 1 or not same_g:
-                bad.append(f"{LABELS[a]} ({passes}p): m {sorted(ms)}, τ {sorted(taus, key=_tau_key)}")
+                bad.append(f"{LABELS[a]} ({passes}p): m {sorted(ms)}, "
+                           f"τ {sorted(taus, key=_tau_key)}")
     ev = "; ".join(bad) if bad else "m, τ identical and γ̄ equal within " \
         f"{TOL_MARGIN_INVARIANCE:g} on all variants, for n-OMM, ce-OMM, e-OMM, PUMMA"
     return not bad, ev
@@ -999,10 +1000,11 @@ def summary_markdown(problem, verifications, records, passes_permuted, thetas):
              "| variant | D̄/D | b* | γ* | ‖w − w*‖ | duality gap | D | checks |",
              "|---|---|---|---|---|---|---|---|"]
     for v in verifications:
+        failed = [k for k, ok in v["checks"].items() if not ok]
         lines.append(f"| θ={v['theta']:g} {BIAS_HEAD[v['bias']]} | {v['D_bar_over_D']:.4f} | "
                      f"{v['b_star']:.4g} | {v['gamma']:.12f} | {v['coef_error']:.1e} | "
                      f"{v['duality_gap']:.1e} | {v['D']:.6f} | "
-                     f"{'ok' if v['ok'] else 'FAILED: ' + ', '.join(k for k, c in v['checks'].items() if not c)} |")
+                     f"{'FAILED: ' + ', '.join(failed) if failed else 'ok'} |")
     ours = evaluate_claims(_lookup(records), thetas, passes_permuted)
     theirs = evaluate_claims(lambda a, t, b, p: paper.paper_cell(p, t, b, a), thetas,
                              passes_permuted)

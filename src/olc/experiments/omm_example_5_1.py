@@ -98,10 +98,11 @@ def plot(rows, path):
                 {"x": cs, "y": [r["classical_bound"] for r in rows],
                  "label": "(c+r)²+1", "style": {"linestyle": "--", "marker": ""}}]}
     right = {"title": "Algorithm 1: mistakes (≤ 2)", "ylabel": "mistakes", "xlog": True,
-             "legend": True, "ylim": (-0.2, 3.2), "series": [{"x": cs, "y": [r[f"{n}_mistakes{s}"] for r in rows],
-                         "label": f"{n}{', random order' if s else ', alternating'}",
-                         "style": {"linestyle": "--" if s else "-"}}
-                        for n in OMM_LEARNERS for s in ("", "_random")]}
+             "legend": True, "ylim": (-0.2, 3.2), "series": [
+                 {"x": cs, "y": [r[f"{n}_mistakes{s}"] for r in rows],
+                  "label": f"{n}{', random order' if s else ', alternating'}",
+                  "style": {"linestyle": "--" if s else "-"}}
+                 for n in OMM_LEARNERS for s in ("", "_random")]}
     return plot_panels([left, right], path, xlabel="c", title=(
         "OMM paper, Example 5.1: the perceptron's mistakes grow as c², Algorithm 1's do not"))
 

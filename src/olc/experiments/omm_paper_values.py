@@ -6,17 +6,16 @@ positive, or τ undefined), so each row is a run of 4–8 numbers for two blocks
 b* ≠ 0) of four cells m, γ̄, τ, time. The cells were restored by their types — m and τ are
 integers, γ̄ and the time are decimals, and the time is always present, so each block reads
 m [γ̄] [τ] time — which fixes every row but nine. Those nine read either "m time | m γ̄ τ
-time" or "m γ̄ τ time | m time", and were decided by arithmetic the paper's own numbers
-obey: a conservative learner (ROMMA, Perceptron) cannot err after its τ (its classifier is
-then correct on every point), so m ≤ τ; and a five-pass run begins with the one-pass run
-(Table 4 repeats Table 3's τ for every learner that has one), so Table 4's τ must be Table
-3's where the latter exists:
+time" or "m γ̄ τ time | m time", and were decided by two facts the paper's own numbers obey:
+(a) a conservative learner (ROMMA, Perceptron) cannot err after its τ (its classifier is then
+correct on every point), so m ≤ τ; (b) a five-pass run begins with the one-pass run (Table 4
+repeats Table 3's τ wherever it is unambiguous), so a τ below n = 35,508 — reached in the
+first pass — is in both tables or in neither, with the same value:
   Table 3 θ=0 ROMMA, a-ROMMA; Table 4 θ=0 ROMMA; θ=0.25 a-ROMMA, Perceptron; θ=0.5
-  a-ROMMA: the first block is the full one (the alternative gives m > τ for a conservative
-  learner or a τ that differs from Table 3's);
+  a-ROMMA: the first block is the full one (the alternative breaks (a) or (b));
   Table 3 θ=0.5 and θ=1 Perceptron; Table 4 θ=0.75 Perceptron: the second block is the
-  full one (the alternative gives m > τ for the Perceptron; Table 4 θ=0.5 and θ=1 repeat
-  Table 3's 56/24953 and 46/20579 for b* ≠ 0).
+  full one (the alternative breaks (a); Table 4 θ=0.5 and θ=1 repeat Table 3's 56/24953 and
+  46/20579 for b* ≠ 0).
 ``tests/experiments/test_omm_adult.py`` checks that the cells, read left to right without
 the dashes, give back the seed's lines.
 
