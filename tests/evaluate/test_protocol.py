@@ -125,3 +125,19 @@ def test_progressive_rejects_bad_arguments():
         olc.progressive(olc.make("perceptron"), X, y, passes=0)
     with pytest.raises(ValueError, match="rows"):
         olc.progressive(olc.make("perceptron"), X, y[:5])
+
+
+def test_first_pass_in_data_order_then_permutations():
+    """shuffle_first_pass=False: pass 1 in the data's order, later passes permuted with the
+    generator's first draws; the k-pass run begins with the one-pass run."""
+    X, y = separable(n=150, seed=5)
+    result = olc.progressive(olc.make("e-omm"), X, y, passes=3, shuffle_seed=11,
+                             shuffle_first_pass=False)
+    orders = result.order.reshape(3, -1)
+    np.testing.assert_array_equal(orders[0], np.arange(len(y)))
+    rng = np.random.default_rng(11)
+    np.testing.assert_array_equal(orders[1], rng.permutation(len(y)))
+    np.testing.assert_array_equal(orders[2], rng.permutation(len(y)))
+    one = olc.progressive(olc.make("e-omm"), X, y)
+    np.testing.assert_array_equal(result.pred[:len(y)], one.pred)
+    np.testing.assert_array_equal(result.score[:len(y)], one.score)

@@ -189,6 +189,15 @@ def data_home() -> Path:
 _default_data_home = data_home  # `fetch` has a parameter of the same name
 
 
+def derived_home() -> Path:
+    """Folder for data derived from the raw files (a filtered data set, its exact
+    max-margin solution, ...): ``derived/`` in olc's own cache (``$OLC_CACHE`` or the user
+    cache dir), never the data home, which may be a read-only shared folder. Nothing is
+    created here; writers create it (and may fall back to no caching when it is not
+    writable)."""
+    return _verified.cache_dir() / "derived"
+
+
 # --------------------------------------------------------------------------- registry
 
 _REGISTRY: dict[str, DatasetSpec] = {}

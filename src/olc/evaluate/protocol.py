@@ -95,7 +95,7 @@ class ProgressiveResult:
 
 
 def progressive(learner, X, y, passes=1, shuffle_seed=None, classes=None, tau_on=None,
-                chunk_rows=None, progress=None):
+                chunk_rows=None, progress=None, shuffle_first_pass=True):
     """Run the online protocol of ``learner`` over (X, y), in place.
 
     Parameters
@@ -107,6 +107,10 @@ def progressive(learner, X, y, passes=1, shuffle_seed=None, classes=None, tau_on
     passes : number of passes over the data.
     shuffle_seed : None — every pass in the data's order; an int — every pass in a fresh
         permutation drawn from ``numpy.random.default_rng(shuffle_seed)``.
+    shuffle_first_pass : with ``shuffle_seed``, False keeps the first pass in the data's
+        order and permutes only the later ones (drawn from the same generator, so passes
+        2, 3, ... get the permutations that passes 1, 2, ... get with True). A run of k
+        passes then begins with the one-pass run (seed 002 App. B.4's five-pass runs).
     classes : the two labels, needed if y shows only one of them (classifiers only).
     tau_on : (classifiers only) None, ``"data"`` (the whole (X, y)), or an (X_eval, y_eval)
         pair: record τ, the first step whose (updated) classifier has positive margin on
@@ -160,7 +164,8 @@ def progressive(learner, X, y, passes=1, shuffle_seed=None, classes=None, tau_on
     seconds, tau = 0.0, None
     try:
         for p in range(passes):
-            order = rng.permutation(n) if rng is not None else np.arange(n, dtype=np.int64)
+            permute = rng is not None and (p > 0 or shuffle_first_pass)
+            order = rng.permutation(n) if permute else np.arange(n, dtype=np.int64)
             orders[p * n:(p + 1) * n] = order
             for start in range(0, n, chunk):
                 stop = min(start + chunk, n)

@@ -38,3 +38,51 @@ def plot_cumulative_error(curves, path, title="Online protocol: cumulative error
     fig.savefig(path, dpi=120)
     plt.close(fig)
     return path
+
+
+def plot_panels(panels, path, title=None, xlabel="x", panel_width=4.2, height=3.6):
+    """Side-by-side line plots sharing an x axis.
+
+    ``panels``: a list of dicts with ``title``, ``ylabel``, optional ``log`` (log y axis),
+    ``xlog`` (log x axis), ``ylim``, ``legend`` (True: a legend inside this panel) and
+    ``series``: a list of dicts with ``x``, ``y`` (None entries are gaps: the value does not
+    exist, e.g. the papers' "—"), ``label`` and optional matplotlib ``style`` keywords
+    (color, linestyle, marker). Unless a panel has its own legend, one legend is drawn below
+    the panels from the labels of the first panel."""
+    plt = _pyplot()
+    fig, axes = plt.subplots(1, len(panels), figsize=(panel_width * len(panels), height),
+                             squeeze=False)
+    for ax, panel in zip(axes[0], panels):
+        for s in panel["series"]:
+            y = np.array([np.nan if v is None else float(v) for v in s["y"]])
+            if panel.get("log"):
+                y[y <= 0] = np.nan
+            style = {"marker": "o", "markersize": 3.5, "linewidth": 1.3}
+            style.update(s.get("style", {}))
+            ax.plot(np.asarray(s["x"], dtype=float), y, label=s["label"], **style)
+        if panel.get("log"):
+            ax.set_yscale("log")
+        if panel.get("xlog"):
+            ax.set_xscale("log")
+        if panel.get("ylim"):
+            ax.set_ylim(*panel["ylim"])
+        if panel.get("legend"):
+            ax.legend(fontsize=7)
+        ax.set_title(panel["title"])
+        ax.set_ylabel(panel["ylabel"])
+        ax.set_xlabel(xlabel)
+        ax.grid(True, which="both", alpha=0.3)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    if any(panel.get("legend") for panel in panels):
+        handles = []
+    if handles:
+        fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), 8), fontsize=7.5,
+                   frameon=False)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout(rect=(0, 0.12 if handles else 0, 1, 1))
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
