@@ -843,13 +843,15 @@ def test_nomm_store_all_buffer_grows_on_non_update_rows(tmp_path):
     X, y = separable(23, 300, 6, margin=0.05)
     X, y = _first_rows_one_label(X, y, 40)  # 40 > 16 first-label rows: growth in phase 1
     whole = olc.make("n-omm", store="all")
-    rec = whole.predict_then_learn(X, y, classes=[-1, 1])
+    with olc.strict_mode():  # CSR and dense scores bit-identical (state is in any mode)
+        rec = whole.predict_then_learn(X, y, classes=[-1, 1])
     assert rec.pred[0] == 1 and np.all(rec.pred[1:40] == y[0])  # lines 2 and 6
     assert whole.n_stored_ == 300 and int(whole._scal[5]) == 512  # CAP: 16 → 512
     assert rec.updated[40:].sum() < 300 - 40 - 16  # most stored rows were not updates
     _check_is_max_margin(whole, X, y)
     csr = olc.make("n-omm", store="all")
-    rc = csr.predict_then_learn(sp.csr_matrix(X), y, classes=[-1, 1])
+    with olc.strict_mode():
+        rc = csr.predict_then_learn(sp.csr_matrix(X), y, classes=[-1, 1])
     assert np.array_equal(rc.score, rec.score)
     assert np.array_equal(csr._vecs, whole._vecs) and np.array_equal(csr._scal, whole._scal)
     pieces = olc.make("n-omm", store="all")
@@ -859,8 +861,9 @@ def test_nomm_store_all_buffer_grows_on_non_update_rows(tmp_path):
             path = olc.save(pieces, tmp_path / "mid")
             pieces = olc.load(path)
             assert pieces.store == "all"
-        scores.append(pieces.predict_then_learn(X[a:a + 13], y[a:a + 13],
-                                                classes=[-1, 1]).score)
+        with olc.strict_mode():
+            scores.append(pieces.predict_then_learn(X[a:a + 13], y[a:a + 13],
+                                                    classes=[-1, 1]).score)
     assert np.array_equal(np.concatenate(scores), rec.score)
     assert np.array_equal(pieces._vecs, whole._vecs) and np.array_equal(pieces._scal,
                                                                          whole._scal)
