@@ -718,7 +718,177 @@ def test_hyperparameters_are_validated_and_read_each_call():
 
 def test_registry_entries():
     names = {e.name: e for e in olc.algorithms()}
-    assert names["n-omm"].parameters == {"rho": 1.0}
+    assert names["n-omm"].parameters == {"rho": 1.0, "store": "updates"}
     assert names["e-omm-lp"].parameters == {"p": 2, "rho": 1.0}
     assert names["ce-omm-lp"].parameters == {"p": 2}
     assert olc.learners.name_of(olc.make("e-omm-lp", p=3.0, rho=0.0)) == "ce-omm-lp"
+
+
+# -- n-OMM, store="all" (§3 text, line 125; §6) ------------------------------------------
+
+def ref_nomm_all(X, y, rho):
+    """The §3 reading of the naïve implementation as a plain loop: at each row predict with
+    the current classifier, add the point to the stored *set*, and re-solve the SVM of the
+    stored set when the update test fired (a_t < ρ·γ_t, a mistake, or the second label's
+    arrival). Returns (pred, updated, w, b, γ, number of distinct stored points, a_t − ρ·γ_t
+    per row: ties, e.g. a repeated support point, decide the test by rounding)."""
+    preds, upd, slack = [], [], []
+    stored = {}  # (label, row bytes) -> row: V₊ ∪ V₋ as a set
+    w = b = gamma = None
+    y1 = None
+    for x, lab in zip(X, y):
+        key = (int(lab), np.asarray(x, float).tobytes())
+        if y1 is None:
+            pred, fired = 1, lab < 0
+            y1 = lab
+            slack.append(np.inf)
+        elif w is None:
+            pred, fired = y1, lab != y1
+            slack.append(np.inf)
+        else:
+            s = w @ x + b
+            pred = 1 if s >= 0 else -1
+            fired = lab * s < rho * gamma or pred != lab
+            slack.append(lab * s - rho * gamma)
+        preds.append(pred)
+        upd.append(fired)
+        stored.setdefault(key, (np.asarray(x, float), lab))
+        labels = {k[0] for k in stored}
+        if fired and len(labels) == 2:
+            SX = np.array([v[0] for v in stored.values()])
+            Sy = np.array([v[1] for v in stored.values()])
+            w, b, gamma = svm_l2(SX, Sy)
+    return (np.array(preds), np.array(upd), w, b, gamma, len(stored), np.array(slack))
+
+
+def _first_rows_one_label(X, y, k):
+    """The stream reordered so that its first k rows all have the first row's label."""
+    same = np.flatnonzero(y == y[0])[:k]
+    rest = np.setdiff1d(np.arange(len(y)), same)
+    order = np.concatenate([same, rest])
+    return X[order], y[order]
+
+
+def _check_is_max_margin(learner, X, y):
+    mm = olc.max_margin(X, y)
+    assert mm.separable
+    assert _rel(learner.coef_[0], mm.coef) <= 1e-8
+    assert abs(learner.intercept_[0] - mm.intercept) <= 1e-8 * max(1.0, abs(mm.intercept))
+    assert _rel(learner.margin_, mm.margin) <= 1e-8
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("layout", ["dense", "csr"])
+@pytest.mark.parametrize("first_same", [0, 12])
+def test_nomm_store_all_one_pass_is_the_offline_max_margin(seed, layout, first_same):
+    """§6: with every point stored and ρ = 1, the last classifier of one pass is the offline
+    max-margin classifier of the whole stream — also when the first rows share a label
+    (they are stored before the second label arrives)."""
+    from olc.data.synthetic import separable as synth
+
+    rng = np.random.default_rng([seed, 9])
+    d = int(rng.integers(2, 12))
+    X, y = synth(300, d, margin=0.02, offset=rng.normal(size=d) * 3, seed=seed)
+    if first_same:
+        X, y = _first_rows_one_label(X, y, first_same)
+    learner = olc.make("n-omm", store="all")
+    rec = learner.predict_then_learn(sp.csr_matrix(X) if layout == "csr" else X, y,
+                                     classes=[-1, 1])
+    _check_is_max_margin(learner, X, y)
+    assert learner.n_stored_ == len(y)
+    assert rec.updated.sum() < len(y)  # points with a_t ≥ γ_t are stored without a solve
+
+
+def test_nomm_store_all_matches_cvxpy_and_fixes_the_updates_gap():
+    """Against cvxpy directly (not olc.max_margin); and a stream where store="updates" ends
+    off the max margin of all points (a skipped point later inside the margin) while
+    store="all" does not."""
+    found_gap = False
+    for seed in range(8):
+        X, y = separable([seed, 31], 60, 4, margin=0.05, shift=2.0)
+        w, b, gamma = svm_l2(X, y)
+        a = olc.make("n-omm", store="all").fit(X, y)
+        assert abs(a.margin_ - gamma) <= 1e-8 * gamma
+        np.testing.assert_allclose(a.coef_[0], w, atol=1e-7)
+        assert abs(a.intercept_[0] - b) <= 1e-7 * max(1.0, abs(b))
+        u = olc.make("n-omm").fit(X, y)
+        found_gap |= u.margin_ > gamma * (1 + 1e-6)  # stored set's margin above the true one
+    assert found_gap
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("rho", [1.0, 0.5, 0.0])
+@pytest.mark.parametrize("layout", ["dense", "csr"])
+def test_nomm_store_all_matches_reference_loop(seed, rho, layout):
+    X, y = separable([seed, 5], 40, 5 + seed, margin=0.25, sparse_frac=0.2)
+    X, y = _first_rows_one_label(X, y, 4)
+    X = np.vstack([X, X[:6]])  # repeated points: stored once
+    y = np.concatenate([y, y[:6]])
+    pred, upd, w, b, gamma, n_distinct, slack = ref_nomm_all(X, y, rho)
+    learner = olc.make("n-omm", rho=rho, store="all")
+    rec = learner.predict_then_learn(sp.csr_matrix(X) if layout == "csr" else X, y,
+                                     classes=[-1, 1])
+    assert np.array_equal(rec.pred, pred)
+    clear = np.abs(slack) > 1e-7  # a repeated support point has a_t = γ_t (ρ = 1)
+    assert np.array_equal(rec.updated[clear], upd[clear]) and clear[:40].all()
+    assert learner.n_stored_ == n_distinct == 40
+    assert _rel(learner.coef_[0], w) < 1e-8
+    assert abs(learner.intercept_[0] - b) < 1e-8 * max(1.0, abs(b))
+    assert _rel(learner.margin_, gamma) < 1e-8
+
+
+def test_nomm_store_all_buffer_grows_on_non_update_rows(tmp_path):
+    """The buffer (16) fills on rows that are not updates — before the second label too —
+    and doubles; chunked calls, CSR input and save/load mid-stream give the same state."""
+    X, y = separable(23, 300, 6, margin=0.05)
+    X, y = _first_rows_one_label(X, y, 40)  # 40 > 16 first-label rows: growth in phase 1
+    whole = olc.make("n-omm", store="all")
+    with olc.strict_mode():  # CSR and dense scores bit-identical (state is in any mode)
+        rec = whole.predict_then_learn(X, y, classes=[-1, 1])
+    assert rec.pred[0] == 1 and np.all(rec.pred[1:40] == y[0])  # lines 2 and 6
+    assert whole.n_stored_ == 300 and int(whole._scal[5]) == 512  # CAP: 16 → 512
+    assert rec.updated[40:].sum() < 300 - 40 - 16  # most stored rows were not updates
+    _check_is_max_margin(whole, X, y)
+    csr = olc.make("n-omm", store="all")
+    with olc.strict_mode():
+        rc = csr.predict_then_learn(sp.csr_matrix(X), y, classes=[-1, 1])
+    assert np.array_equal(rc.score, rec.score)
+    assert np.array_equal(csr._vecs, whole._vecs) and np.array_equal(csr._scal, whole._scal)
+    pieces = olc.make("n-omm", store="all")
+    scores = []
+    for a in range(0, 300, 13):
+        if a == 130:
+            path = olc.save(pieces, tmp_path / "mid")
+            pieces = olc.load(path)
+            assert pieces.store == "all"
+        with olc.strict_mode():
+            scores.append(pieces.predict_then_learn(X[a:a + 13], y[a:a + 13],
+                                                    classes=[-1, 1]).score)
+    assert np.array_equal(np.concatenate(scores), rec.score)
+    assert np.array_equal(pieces._vecs, whole._vecs) and np.array_equal(pieces._scal,
+                                                                         whole._scal)
+
+
+def test_nomm_store_all_non_finite_row_leaves_the_state_untouched():
+    X, y = separable(3, 50, 4, margin=0.2)
+    X, y = _first_rows_one_label(X, y, 3)
+    for at in (2, 30):  # before the second label, and after
+        learner = olc.make("n-omm", store="all")
+        learner.predict_then_learn(X[:at], y[:at], classes=[-1, 1])
+        bad = X[at:at + 5].copy()
+        bad[1, 2] = np.nan
+        with pytest.raises(olc.learners.base.StreamStoppedError) as info:
+            learner.predict_then_learn(bad, y[at:at + 5])
+        assert info.value.rows_learned == 1
+        ref = olc.make("n-omm", store="all")
+        ref.predict_then_learn(X[:at + 1], y[:at + 1], classes=[-1, 1])
+        assert np.array_equal(learner._vecs, ref._vecs)
+        assert np.array_equal(learner._scal, ref._scal)
+
+
+@pytest.mark.parametrize("bad", ["All", "every", None, 1, ""])
+def test_nomm_store_is_validated(bad):
+    X, y = separable(1, 30, 3)
+    with pytest.raises(ValueError, match="store must be one of"):
+        olc.make("n-omm", store=bad).fit(X, y)
+    assert olc.make("n-omm").store == "updates"

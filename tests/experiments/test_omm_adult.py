@@ -146,6 +146,8 @@ def test_learner_settings_of_app_b3():
     assert oa.learner_params("pumma", v0) == {"delta": 0.01}
     assert olc.make("ce-omm").rho == 0.0 and oa.learner_params("e-omm", v0) == {"rho": 1.0}
     assert oa.pass_settings("n-omm") == (1,) and oa.pass_settings("e-omm") == (1, 5)
+    # §6's n-OMM keeps every point (the §3 text), not only update rounds' (line 20)
+    assert oa.learner_params("n-omm", v0) == {"rho": 1.0, "store": "all"}
 
 
 def test_tau_check_set_gives_the_same_tau(problem):

@@ -49,8 +49,31 @@ class _CollapseWarningMixin:
 class NaiveOMM(_CollapseWarningMixin, OnlineLinearClassifier):
     """n-OMM: Online Maximum Margin, naïve implementation, ℓ2 norm (seed 002, Algorithm 1).
 
-    Every example that triggers an update (a_t = y(w·x + b) < ρ·γ_t, line 18, or a mistake)
-    is stored, and the max-margin problem (Eq. 2) of all stored points is re-solved exactly:
+    Which points are stored (``store``):
+    - ``"updates"`` (default): Algorithm 1, line 20 — every example that triggers an update
+      (a_t = y(w·x + b) < ρ·γ_t, line 18, or a mistake) is stored.
+    - ``"all"``: the §3 text (seed line 125: the naïve implementation "at each iteration
+      simply keeps all points and solves the maximum margin problem with all the data seen
+      thus far") — every finite example is stored, including the first label's examples
+      before the second label arrives (lines 2–11).
+    The paper's gap: Remark 3.3 says that with ρ = 1 the update test "is equivalent to
+    removing the condition … since (w_t, b_t) is already optimal … when a_t ≥ γ_t". That
+    holds at time t only: a point skipped at time t (a_t ≥ γ_t then) can fall inside the
+    margin of a later classifier, and line 20 never stored it, so "updates" does not end
+    with the max-margin classifier of the whole stream (Adult, §6: γ̄ = 0.95 instead of the
+    γ* = 1 that §6 reports, "since on its last iteration, it is essentially solving an
+    offline maximum margin problem on the whole dataset"). Decision: both readings, line 20
+    as the default (it is the algorithm as stated), "all" for §6's n-OMM. With "all" the
+    problem is still re-solved only on update rounds: a point with a_t ≥ γ_t satisfies the
+    current solution's optimality conditions, so that solution is optimal for V ∪ {x_t}
+    (the half of Remark 3.3 that is true); the stored point is priced in every later solve.
+    With ρ = 1 and separable data, the classifier after a pass is therefore the offline
+    max-margin classifier of every point seen (:func:`max_margin`). ``updated`` (the record)
+    means an update round in both modes; with ρ < 1, "all" keeps points with
+    ρ·γ_t ≤ a_t < γ_t without re-solving (the rule's test), so the classifier is then the
+    max-margin one of the stored points only as of the last update.
+
+    The max-margin problem (Eq. 2) of all stored points is re-solved exactly:
     the nearest points v₊ ∈ conv(V₊), v₋ ∈ conv(V₋) (Eq. 3) by an active-set method
     (Wolfe's minimum-norm-point algorithm on the difference of the two hulls, see
     ``olc._compiled.nearest_point``), warm-started from the previous support set, convex
@@ -61,10 +84,13 @@ class NaiveOMM(_CollapseWarningMixin, OnlineLinearClassifier):
     active-set iteration (pricing every stored point) — the method is "naïve" by design.
     Memory: the stored points are dense rows (d + 2 floats each, also for CSR input: the
     solver's pricing is dense anyway, and dense rows make dense and CSR input
-    bit-identical), so O(#updates · d); the buffer doubles when full.
+    bit-identical), so O(#updates · d) ("all": O(#distinct points · d)); the buffer doubles
+    when full. A point already stored with the same label is not stored again (V is a set;
+    the test compares one hash key per stored point, O(#stored) per stored example).
 
     Initialization (lines 2–13) is e-OMM's: predict +1 first, then y₁ until the other label
-    arrives; V₊, V₋ are then those two points.
+    arrives; V₊, V₋ are then those two points ("all": the first label's points seen so far
+    and the second label's point, solved exactly at that round).
 
     Decisions where the paper is silent (as e-OMM, ``olc.learners.omm``):
     - ρ = 0 also updates on a mistake with a_t = 0 (sign(0) = +1 is wrong for y = −1).
@@ -79,19 +105,30 @@ class NaiveOMM(_CollapseWarningMixin, OnlineLinearClassifier):
     - A point with ‖x − x₁‖ > 1e150 cannot be stored (squares would overflow): the stream
       stops with an overflow error before it.
 
+    - store = "all": a point with ‖x − x₁‖ > 1e150 stops the stream in the same way even on
+      a non-update round (it would have to be stored).
+
     Parameters
     ----------
     rho : float in [0, 1], aggressiveness ρ (default 1).
+    store : "updates" (default, Algorithm 1 line 20) or "all" (§3/§6: every point seen).
     """
 
     _rule = _rules.NAIVE_OMM
     _algorithm_label = "n-OMM"
+    STORE = ("updates", "all")
 
-    def __init__(self, rho=1.0):
+    def __init__(self, rho=1.0, store="updates"):
         self.rho = rho
+        self.store = store
 
     def _hyperparameters(self):
-        return np.array([_rho(self.rho)])
+        store = self.store
+        if not isinstance(store, str) or store not in self.STORE:
+            raise InputError(f"store must be one of {self.STORE} (\"updates\": Algorithm 1 "
+                             f"line 20, only update rounds' points; \"all\": every point "
+                             f"seen, §3/§6), got {store!r}")
+        return np.array([_rho(self.rho), float(self.STORE.index(store))])
 
     def _initial_state(self, n_features):
         return _rules.nomm_initial_state(n_features)
@@ -133,7 +170,8 @@ class NaiveOMM(_CollapseWarningMixin, OnlineLinearClassifier):
 
     @property
     def n_stored_(self):
-        """How many points are stored (the first one and every update's)."""
+        """How many points are stored (store="updates": the first one and every update's;
+        "all": every distinct point seen)."""
         self._check_fitted()
         return int(self._scal[_rules.N_STORED])
 

@@ -1,10 +1,16 @@
 """Online Maximum Margin variants (seed 002): the naïve implementation n-OMM (ℓ2) and the
 efficient implementation for ℓp norms, p ∈ (1, ∞) (§5.1). Rule ids 40–49.
 
-n-OMM (rule 40) — Algorithm 1, naïve implementation: every point that triggers an update is
-stored, and the max-margin problem (Eq. 2, equivalently the nearest-point problem Eq. 3) of
-all stored points is re-solved exactly by ``nearest_point.wolfe``, warm-started from the
-previous corral (support set), convex weights and QR factorization.
+n-OMM (rule 40) — Algorithm 1, naïve implementation. hp = [ρ, store]: store = 0
+("updates", Algorithm 1 line 20) stores every point that triggers an update; store = 1
+("all", the §3 text, line 125 of the seed: "keeps all points") stores every finite point
+seen, including the points of the first label before the second label arrives (lines 2–11).
+In both modes the max-margin problem (Eq. 2, equivalently the nearest-point problem Eq. 3)
+of all stored points is re-solved exactly by ``nearest_point.wolfe``, warm-started from the
+previous corral (support set), convex weights and QR factorization — only on update rounds
+(a_t < ρ·γ_t or a mistake): a point with a_t ≥ γ_t satisfies the current solution's KKT
+conditions, so the solution stays optimal for V ∪ {x_t}; a stored point is priced in every
+later solve.
 
   Stored points are kept *centered* at the first stored point o = x₁ (translation
   invariance, Remark 3.1, and no cancellation against a far-away origin) and *augmented*:
@@ -23,7 +29,14 @@ previous corral (support set), convex weights and QR factorization.
               triangular k × k in the first kmax columns), then the stored rows B (cap rows);
               kmax = min(cap, d + 2) (a corral has at most d + 2 points).
   scal: the header slots below, then λ (cap slots: convex weights of the stored points),
-    then the corral (kmax slots: stored-row indices, exact as float64).
+    then the corral (kmax slots: stored-row indices, exact as float64), then the keys (cap
+    slots: a fixed weighted sum of each stored row's centered coordinates, ``_row_key``, so
+    that the duplicate test compares one float per stored row before comparing rows).
+
+  store = "all" before the second label: the rows of the first label are kept centered,
+    y₁·(x − o), with their two augmented entries 0 until σ is known; when the second label
+    arrives they get them, and (more than one first-label point) the problem of all stored
+    points is solved, warm-started from the corral {x₁, x₂}.
 
   scal header: BIAS b, PHASE (0 nothing seen, 1 one label, 2 classifier), Y1, GAMMA γ,
     N_STORED, CAP, K (corral size), KMAX, SIGMA σ, GROW (request flag), SCALE
@@ -32,8 +45,10 @@ previous corral (support set), convex weights and QR factorization.
 
   A point already stored with the same label is not stored again (V ∪ {x} = V): a stored
   support point seen again has a_t = γ_t up to rounding, so the update test may fire on it.
+  (With store = "all" every repeated point is such a duplicate.)
 
-  Buffer growth: when an update finds the buffer full, the step sets scal[GROW] = 1 and
+  Buffer growth: when a point to be stored (an update; with store = "all" any point) finds
+  the buffer full, the step sets scal[GROW] = 1 and
   returns a non-finite score without changing anything else; the loop stops with an
   overflow status and the learner's ``_grow_state`` returns arrays with twice the capacity
   (``grow_nomm``), then the loop resumes at the same row.
@@ -62,7 +77,7 @@ BIAS, PHASE, Y1, GAMMA, N_STORED, CAP, K, KMAX, SIGMA, GROW, SCALE, STATUS, MAJO
 HEADER = 16
 # vecs rows
 W, ORIGIN, VPOS, VNEG, U, Q0 = 0, 1, 2, 3, 4, 5
-# hp layout: [rho]
+# hp layout: [rho, store] (store: 0 = "updates", 1 = "all")
 # A stored point must satisfy ‖x − x₁‖ ≤ Z_LIMIT, so that every product the solver forms
 # (‖u‖·‖b‖ ≤ Z_LIMIT²·2) stays finite; a larger one is declined as an overflow.
 Z_LIMIT = 1e150
@@ -72,7 +87,7 @@ INITIAL_CAPACITY = 16
 def nomm_layout(cap, d):
     """(kmax, rows of vecs, length of scal) for a buffer of ``cap`` stored points."""
     kmax = min(cap, d + 2)
-    return kmax, Q0 + 2 * kmax + cap, HEADER + cap + kmax
+    return kmax, Q0 + 2 * kmax + cap, HEADER + 2 * cap + kmax
 
 
 def nomm_initial_state(d, cap=INITIAL_CAPACITY):
@@ -99,6 +114,8 @@ def grow_nomm(vecs, scal):
     new_scal[GROW] = 0.0
     new_scal[HEADER:HEADER + n] = scal[HEADER:HEADER + n]
     new_scal[HEADER + 2 * cap:HEADER + 2 * cap + kmax] = scal[HEADER + cap:HEADER + cap + kmax]
+    k_old, k_new = HEADER + cap + kmax, HEADER + 2 * cap + new_kmax
+    new_scal[k_new:k_new + n] = scal[k_old:k_old + n]
     return new_vecs, new_scal
 
 
@@ -124,12 +141,35 @@ def _centered(x, o, y, d, z):
 
 
 @nb.njit(cache=True, inline=INLINE)
-def _already_stored(B, z, d):
-    """Is the augmented row z (same label, same centered coordinates) among the rows of B?
-    O(#stored) comparisons that mostly stop at the first coordinate."""
+def _row_key(z, d):
+    """A fixed weighted sum Σ cⱼ·zⱼ of a centered row (cⱼ ∈ [1, 2), pseudo-random, not
+    linear in j, so that sparse 0/1 rows do not collide systematically). Equal rows have
+    equal keys (same operations in the same order); unequal keys prove unequal rows."""
+    s = 0.0
+    for j in range(d):
+        h = math.sin(12.9898 * (j + 1)) * 43758.5453
+        s += z[j] * (1.0 + (h - math.floor(h)))
+    return s
+
+
+@nb.njit(cache=True, inline=INLINE)
+def _key_block(scal):
+    cap = int(scal[CAP])
+    start = HEADER + cap + int(scal[KMAX])
+    return scal[start:start + cap]
+
+
+@nb.njit(cache=True, inline=INLINE)
+def _already_stored(B, keys, key, z, d, check_label):
+    """Is the row z (same label, same centered coordinates) among the rows of B? One key
+    comparison per stored row; rows are compared only where the keys agree. The label is
+    read from the augmented entry d (``check_label``; before the second label every stored
+    row has the label y₁ and no augmented entries yet)."""
     for i in range(B.shape[0]):
+        if keys[i] != key:
+            continue
         bi = B[i]
-        if bi[d] != z[d]:
+        if check_label and bi[d] != z[d]:
             continue
         same = True
         for j in range(d):
@@ -207,23 +247,32 @@ def _nomm_solve(vecs, scal):
 
 @nb.njit(cache=True, inline=INLINE)
 def _nomm_start(vecs, scal, z, sigma):
-    """Second label seen: V₊ = {x}, V₋ = {x'} (Algorithm 1, lines 12–13)."""
+    """Second label seen: V₊ = {x}, V₋ = {x'} (Algorithm 1, lines 12–13). With store = "all"
+    the first-label points kept so far (rows 1 … n₁ − 1; row 0 is x₁) get their augmented
+    entries and the problem of all n₁ + 1 stored points is solved, warm-started from the
+    corral {x₁, x₂} (the second label's arrival is a mistake: an update round)."""
     m = vecs.shape[1]
     d = m - 2
     cap = int(scal[CAP])
     kmax = int(scal[KMAX])
+    n1 = int(scal[N_STORED])
     y1 = scal[Y1]
     B = vecs[Q0 + 2 * kmax:Q0 + 2 * kmax + cap]
-    b0, b1 = B[0], B[1]
+    b0, b1 = B[0], B[n1]
     for j in range(d):
         b0[j] = 0.0  # y₁·(x₁ − o) = 0
         b1[j] = z[j]
-    b0[d] = sigma if y1 > 0.0 else 0.0
-    b0[d + 1] = 0.0 if y1 > 0.0 else sigma
+    scale = 0.0
+    for i in range(n1):
+        bi = B[i]
+        bi[d] = sigma if y1 > 0.0 else 0.0
+        bi[d + 1] = 0.0 if y1 > 0.0 else sigma
+        scale = max(scale, norm2(bi, m))
     b1[d] = 0.0 if y1 > 0.0 else sigma
     b1[d + 1] = sigma if y1 > 0.0 else 0.0
+    _key_block(scal)[n1] = _row_key(z, d)
     scal[SIGMA] = sigma
-    scal[SCALE] = max(norm2(b0, m), norm2(b1, m))
+    scal[SCALE] = max(scale, norm2(b1, m))
     Q = vecs[Q0:Q0 + kmax]
     R = vecs[Q0 + kmax:Q0 + 2 * kmax]
     qr_add(Q, R, 0, b0, m)
@@ -231,12 +280,15 @@ def _nomm_start(vecs, scal, z, sigma):
     lam = scal[HEADER:HEADER + cap]
     corral = scal[HEADER + cap:HEADER + cap + kmax]
     lam[0] = 1.0
-    lam[1] = 1.0
+    lam[n1] = 1.0
     corral[0] = 0.0
-    corral[1] = 1.0
+    corral[1] = float(n1)
     scal[K] = 2.0
-    scal[N_STORED] = 2.0
-    _nomm_finish(vecs, scal, 0)
+    scal[N_STORED] = n1 + 1.0
+    if n1 == 1:
+        _nomm_finish(vecs, scal, 0)
+    else:
+        _nomm_solve(vecs, scal)
 
 
 @nb.njit(cache=True, inline=INLINE)
@@ -248,9 +300,36 @@ def nomm_score(idx, val, vecs, scal, hp, fast):
 
 
 @nb.njit(cache=True)
+def _nomm_keep_first(x, vecs, scal):
+    """store = "all", phase 1, y = y₁: keep y₁·(x − o) (augmented entries later, when σ is
+    known), unless already kept. Returns False (nothing changed) if x is too far from x₁."""
+    m = vecs.shape[1]
+    d = m - 2
+    n = int(scal[N_STORED])
+    z = np.empty(m)
+    _centered(x, vecs[ORIGIN], scal[Y1], d, z)
+    if not norm2(z, d) <= Z_LIMIT:
+        return False
+    z[d] = 0.0
+    z[d + 1] = 0.0
+    kmax = int(scal[KMAX])
+    keys = _key_block(scal)
+    key = _row_key(z, d)
+    if _already_stored(vecs[Q0 + 2 * kmax:Q0 + 2 * kmax + n], keys, key, z, d, False):
+        return True
+    row = vecs[Q0 + 2 * kmax + n]
+    for j in range(m):
+        row[j] = z[j]
+    keys[n] = key
+    scal[N_STORED] = n + 1
+    return True
+
+
+@nb.njit(cache=True)
 def _nomm_init(x, y, vecs, scal):
     """Lines 2–13 (phases 0 and 1) for a densified finite row x; the other label has not
-    been seen yet and, in phase 1, y ≠ y₁."""
+    been seen yet and, in phase 1, y ≠ y₁ (the first-label rows of store = "all" are kept
+    by ``_nomm_keep_first``)."""
     m = vecs.shape[1]
     d = m - 2
     if scal[PHASE] == 0.0:
@@ -259,7 +338,7 @@ def _nomm_init(x, y, vecs, scal):
             o[j] = x[j]
         scal[Y1] = y
         scal[PHASE] = 1.0
-        scal[N_STORED] = 1.0
+        scal[N_STORED] = 1.0  # row 0 of B (zero coordinates) and key 0: x₁ itself
         return 1.0, 1.0, y < 0.0, 0.0
     y1 = scal[Y1]
     z = np.empty(m)
@@ -278,9 +357,10 @@ def _nomm_init(x, y, vecs, scal):
 
 
 @nb.njit(cache=True)
-def _nomm_store_and_solve(x, y, vecs, scal):
-    """Line 20 + 25–26: V ← V ∪ {x}, re-solve. Returns False (nothing changed) if x is too
-    far from x₁ to be stored safely."""
+def _nomm_store_and_solve(x, y, vecs, scal, solve):
+    """Line 20 (or the §3 text's "keeps all points"): V ← V ∪ {x}; then, on an update round
+    (``solve``), lines 25–26: re-solve. Returns False (nothing changed) if x is too far
+    from x₁ to be stored safely."""
     m = vecs.shape[1]
     d = m - 2
     n = int(scal[N_STORED])
@@ -293,26 +373,33 @@ def _nomm_store_and_solve(x, y, vecs, scal):
     z[d] = sigma if y > 0.0 else 0.0
     z[d + 1] = 0.0 if y > 0.0 else sigma
     kmax = int(scal[KMAX])
-    if _already_stored(vecs[Q0 + 2 * kmax:Q0 + 2 * kmax + n], z, d):
+    keys = _key_block(scal)
+    key = _row_key(z, d)
+    if _already_stored(vecs[Q0 + 2 * kmax:Q0 + 2 * kmax + n], keys, key, z, d, True):
         # V ∪ {x} = V (line 20 adds to a *set*): the max-margin problem is unchanged. This
         # happens when a stored support point comes again and a_t = γ_t up to rounding.
         return True
     row = vecs[Q0 + 2 * kmax + n]
     for j in range(m):
         row[j] = z[j]
+    keys[n] = key
     scal[N_STORED] = n + 1
     scal[SCALE] = max(scal[SCALE], norm2(z, m))
-    _nomm_solve(vecs, scal)
+    if solve:
+        _nomm_solve(vecs, scal)
     return True
 
 
 @nb.njit(cache=True, inline=INLINE)
 def nomm_step(idx, val, y, vecs, scal, hp, fast):
-    """One round of Algorithm 1, naïve implementation, with aggressiveness ρ = hp[0].
+    """One round of Algorithm 1, naïve implementation, with aggressiveness ρ = hp[0] and
+    store = hp[1] (0: "updates", 1: "all").
 
     Initialization (lines 2–13) and the update test (a_t < ρ·γ_t, or a mistake) exactly as
     e-OMM (see rules/omm.py); an update stores x_t and re-solves Eq. (2) on all stored
-    points. aux = γ_t, the predicted margin of the classifier used for this prediction.
+    points; with store = "all" every other finite row is stored too (no solve: the current
+    solution stays optimal, or — ρ < 1 — is kept by the rule). aux = γ_t, the predicted
+    margin of the classifier used for this prediction.
     Only the prediction reads the row in its layout (O(nnz(x))); an update densifies it
     (O(d), dominated by the solve) and continues in layout-independent code.
     """
@@ -323,7 +410,19 @@ def nomm_step(idx, val, y, vecs, scal, hp, fast):
         if not is_finite_row(val):
             return math.nan, y1, False, 0.0
         if phase == 1.0 and y == y1:
+            if hp[1] == 0.0:
+                return y1, y1, False, 0.0
+            if scal[N_STORED] >= scal[CAP]:
+                scal[GROW] = 1.0
+                return math.inf, y1, False, 0.0
+            x = np.empty(d)
+            _densify(idx, val, x)
+            if not _nomm_keep_first(x, vecs, scal):
+                return math.inf, y1, False, 0.0
             return y1, y1, False, 0.0
+        if phase == 1.0 and scal[N_STORED] >= scal[CAP]:
+            scal[GROW] = 1.0  # the second label's point needs a slot too
+            return math.inf, y1, False, 0.0
         x = np.empty(d)
         _densify(idx, val, x)
         return _nomm_init(x, y, vecs, scal)
@@ -338,16 +437,17 @@ def nomm_step(idx, val, y, vecs, scal, hp, fast):
         # for any superset of the stored points); mistakes are reported as updates, as e-OMM.
         return s, pred, pred != y, 0.0
     a = y * s
-    if not (a < hp[0] * gamma or pred != y):
+    update = a < hp[0] * gamma or pred != y
+    if not update and hp[1] == 0.0:
         return s, pred, False, gamma
     if scal[N_STORED] >= scal[CAP]:
         scal[GROW] = 1.0  # ask the learner for a bigger buffer; nothing else changed
         return math.inf, pred, False, gamma
     x = np.empty(d)
     _densify(idx, val, x)
-    if not _nomm_store_and_solve(x, y, vecs, scal):
+    if not _nomm_store_and_solve(x, y, vecs, scal, update):
         return math.inf, pred, False, gamma
-    return s, pred, True, gamma
+    return s, pred, update, gamma
 
 
 # -- ℓp e-OMM ---------------------------------------------------------------------------------
