@@ -73,7 +73,9 @@ def run_csr(rule, data, indices, indptr, y, order, start, stop, vecs, scal, hp, 
     tau = -1
     n_prefetch = min(vecs.shape[0], 2)  # v (and a second vector, e.g. OMM's v₋)
     for k in range(start, stop):
-        if k + PREFETCH_AHEAD < stop:
+        # Prefetch helps the strict (serial-sum) dot; the reassociated dot's vector gathers
+        # already overlap the reads, and prefetching on top of them measured slower.
+        if not fast and k + PREFETCH_AHEAD < stop:
             nxt = order[k + PREFETCH_AHEAD]
             for r in range(n_prefetch):
                 row = vecs[r]
