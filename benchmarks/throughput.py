@@ -245,10 +245,15 @@ def bench_workload(wname, X, y, repeat, diagnose):
     walls = {k: [] for k in impls}
     cpus = {k: [] for k in impls}
     extras = {k: {} for k in impls}
-    # Interleave implementations across repeats so that background noise hits all of them.
+    # Interleave implementations across repeats so that background noise hits all of them, in
+    # a fresh (seeded) order each round: no implementation always runs right after the same
+    # one (what the previous run left in the caches and the allocator differs by position).
+    rng = np.random.default_rng(SEED)
+    keys = list(impls)
     for r in range(repeat):
-        for key, fn in impls.items():
-            wall, cpu, extra = fn()
+        for key in rng.permutation(keys):
+            key = str(key)
+            wall, cpu, extra = impls[key]()
             walls[key].append(wall)
             cpus[key].append(cpu)
             if wall <= min(walls[key]):
