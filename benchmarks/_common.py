@@ -7,6 +7,7 @@ recording of predictions, no validation. They do the same arithmetic as olc's ru
     PA-I:       ℓ = 1 − y(w·x + b); if ℓ > 0 and ‖x‖² > 0: τ = min(C, ℓ/‖x‖²),
                 w += τ·y·x, b += τ·y   (bias not counted in ‖x‖², as in olc and scikit-learn)
 """
+import json
 import os
 import platform
 import subprocess
@@ -320,3 +321,14 @@ def compile_bare(X, y_float):
 
 def best(times):
     return min(times)
+
+
+def emit_report(report):
+    """Record the load average at the end in ``report["machine"]`` and print the report as
+    JSON on stdout (every benchmark's last step)."""
+    try:
+        report["machine"]["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        pass
+    json.dump(report, sys.stdout, indent=2)
+    print()

@@ -21,8 +21,6 @@ Prints one JSON object on stdout; progress goes to stderr.
 """
 import argparse
 import gc
-import json
-import os
 import sys
 import time
 import warnings
@@ -37,6 +35,7 @@ import olc  # noqa: E402
 from _common import (  # noqa: E402
     SEED,
     compile_bare,
+    emit_report,
     machine_info,
     make_csr,
     make_dense,
@@ -190,12 +189,7 @@ def main(argv=None):
               "machine": machine, "versions": versions(),
               "workloads": {w: bench_workload(w, args.quick, args.repeat, only)
                             for w in names}}
-    try:
-        report["machine"]["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
-    except OSError:
-        pass
-    json.dump(report, sys.stdout, indent=2)
-    print()
+    emit_report(report)
     return 0
 
 

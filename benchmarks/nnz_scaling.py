@@ -13,8 +13,6 @@ Prints one JSON object on stdout; progress goes to stderr.
 """
 import argparse
 import gc
-import json
-import os
 import sys
 import time
 import warnings
@@ -25,7 +23,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import olc  # noqa: E402
-from _common import SEED, compile_bare, machine_info, make_csr, run_bare, versions  # noqa: E402
+from _common import (  # noqa: E402
+    SEED, compile_bare, emit_report, machine_info, make_csr, run_bare, versions)
 
 CLASSES = np.array([-1, 1])
 BARE = ("perceptron", "pa-i")
@@ -183,12 +182,7 @@ def main(argv=None):
                                    "compile/warm-up step"},
               "machine": machine, "versions": versions(),
               "per_d": per_d, "summary": summary}
-    try:
-        report["machine"]["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
-    except OSError:
-        pass
-    json.dump(report, sys.stdout, indent=2)
-    print()
+    emit_report(report)
     return 0
 
 

@@ -8,8 +8,6 @@ each number means and the targets (DESIGN.md, "Numbers we hold ourselves to").
 """
 import argparse
 import gc
-import json
-import os
 import sys
 import time
 import warnings
@@ -24,6 +22,7 @@ import olc  # noqa: E402
 from _common import (  # noqa: E402
     SEED,
     compile_bare,
+    emit_report,
     machine_info,
     make_csr,
     make_dense,
@@ -393,12 +392,7 @@ def main(argv=None):
     failed = [f"{w}: {r}" for w, wres in report["workloads"].items()
               for r, v in wres["ratios"].items() if not v["pass"]]
     report["summary"] = {"all_targets_pass": not failed, "failed": failed}
-    try:
-        report["machine"]["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
-    except OSError:
-        pass
-    json.dump(report, sys.stdout, indent=2)
-    print()
+    emit_report(report)
     return 0
 
 

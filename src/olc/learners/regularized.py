@@ -72,6 +72,19 @@ class _ShenDietterichPA(OnlineLinearClassifier):
         return s * self._vecs[0], float(s * self._scal[BRAW])
 
 
+class _BallConstrainedPA(_ShenDietterichPA):
+    """The norm-constrained learners (problems 3.9 and 3.10): one radius β of the ball."""
+
+    def __init__(self, beta=10.0, update="mistake", sigma=0.0, fit_intercept=False):
+        self.beta = beta
+        self.update = update
+        self.sigma = sigma
+        self.fit_intercept = fit_intercept
+
+    def _param(self):
+        return positive_float(self.beta, "beta")
+
+
 @register("regularized-pa",
           "Objective-regularized PA: w ← (w + τy·x)/(1+α), τ = max(0, 1+α−y·w·x)/‖x‖²",
           "seed 000 (Shen & Dietterich), problem (3.1), Lemma 3.1")
@@ -111,7 +124,7 @@ class ObjectiveRegularizedPA(_ShenDietterichPA):
 @register("l2-constrained-pa",
           "L2-norm-constrained PA: PA step, then ‖w‖ ≤ β by Z_t (Lemma 3.2)",
           "seed 000 (Shen & Dietterich), problem (3.9), Lemma 3.2")
-class L2ConstrainedPA(_ShenDietterichPA):
+class L2ConstrainedPA(_BallConstrainedPA):
     __doc__ = """L2-norm-constrained Passive-Aggressive (Shen & Dietterich, seed 000, §3.2).
 
     On an update, solves problem (3.9): w_{t+1} = argmin ½‖w − w_t‖² s.t. y_t(w·x_t) ≥ 1 and
@@ -138,20 +151,11 @@ class L2ConstrainedPA(_ShenDietterichPA):
 
     _rule = L2_CONSTRAINED_PA
 
-    def __init__(self, beta=10.0, update="mistake", sigma=0.0, fit_intercept=False):
-        self.beta = beta
-        self.update = update
-        self.sigma = sigma
-        self.fit_intercept = fit_intercept
-
-    def _param(self):
-        return positive_float(self.beta, "beta")
-
 
 @register("l1-constrained-pa",
           "L1-norm-constrained PA: exact projection onto {y·w·x ≥ 1, ‖w‖₁ ≤ β}",
           "seed 000 (Shen & Dietterich), problem (3.10)")
-class L1ConstrainedPA(_ShenDietterichPA):
+class L1ConstrainedPA(_BallConstrainedPA):
     __doc__ = """L1-norm-constrained Passive-Aggressive (Shen & Dietterich, seed 000, §3.2).
 
     On an update, solves problem (3.10) exactly: w_{t+1} = argmin ½‖w − w_t‖² s.t.
@@ -178,15 +182,6 @@ class L1ConstrainedPA(_ShenDietterichPA):
 """ + _COMMON
 
     _rule = L1_CONSTRAINED_PA
-
-    def __init__(self, beta=10.0, update="mistake", sigma=0.0, fit_intercept=False):
-        self.beta = beta
-        self.update = update
-        self.sigma = sigma
-        self.fit_intercept = fit_intercept
-
-    def _param(self):
-        return positive_float(self.beta, "beta")
 
     @property
     def l1_norm_(self):
