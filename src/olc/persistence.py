@@ -6,6 +6,7 @@ from pathlib import Path
 import numpy as np
 
 from . import __version__
+from ._compiled.driver import NO_INTS
 from .learners.registry import info, name_of
 
 FORMAT = "olc-learner/1"
@@ -24,7 +25,7 @@ def save(learner, path):
             "class": type(learner).__name__, "params": learner.get_params(deep=False)}
     arrays = {}
     if learner._is_initialised() and not hasattr(learner, "classes_"):  # a regressor
-        arrays = {"vecs": learner._vecs, "scal": learner._scal}
+        arrays = {"vecs": learner._vecs, "ints": learner._ints, "scal": learner._scal}
     elif learner._is_initialised():
         classes = np.asarray(learner.classes_)
         if classes.dtype.kind == "O":
@@ -35,7 +36,8 @@ def save(learner, path):
         if classes.dtype.kind not in "biufU":
             raise PersistenceError(f"cannot save classes of dtype {classes.dtype}: only numbers "
                                    "and strings are stored (no pickle)")
-        arrays = {"vecs": learner._vecs, "scal": learner._scal, "classes": classes}
+        arrays = {"vecs": learner._vecs, "ints": learner._ints, "scal": learner._scal,
+                  "classes": classes}
     if arrays:
         meta["n_steps"] = int(learner.n_steps_)
         meta["n_updates"] = int(learner.n_updates_)
@@ -67,6 +69,8 @@ def load(path):
     if arrays:
         learner._vecs = np.ascontiguousarray(arrays["vecs"], dtype=np.float64)
         learner._scal = np.ascontiguousarray(arrays["scal"], dtype=np.float64)
+        # Files of olc 0.1.0 have no integer state (no rule kept any then).
+        learner._ints = np.ascontiguousarray(arrays.get("ints", NO_INTS), dtype=np.int64)
         if "classes" in arrays:  # regressors have none
             learner.classes_ = arrays["classes"]
         learner.n_features_in_ = meta["n_features_in"]

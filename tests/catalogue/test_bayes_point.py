@@ -12,7 +12,6 @@ import pytest
 import scipy.sparse as sp
 
 import olc
-from olc._compiled import dispatch
 from olc._compiled.rules import bayes_point as rules
 from olc.learners.validation import InputError, StreamStoppedError
 
@@ -430,8 +429,6 @@ def test_supported_bases_and_errors():
         olc.make(OBPM, base_params={"eta": -1.0}).fit(X, y)
     with pytest.raises(ValueError, match="base_params"):
         olc.make(OBPM, base_params=[("eta", 1.0)]).fit(X, y)
-    assert rules.BASE_PERCEPTRON == dispatch.PERCEPTRON
-    assert rules.BASE_PASSIVE_AGGRESSIVE == dispatch.PASSIVE_AGGRESSIVE
 
 
 @pytest.mark.parametrize("params, key", [

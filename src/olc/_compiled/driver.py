@@ -4,14 +4,15 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..config import strict_arithmetic
-from . import loops
-from .kernels import as_index_array
+from .families import loops_for
+from .indices import as_index_array
 
 _EMPTY_DENSE = np.zeros((0, 1))
 _EMPTY_Y = np.zeros(0)
 _EMPTY_DATA = np.zeros(0)
 _EMPTY_INDICES = np.zeros(0, dtype=np.uint32)
 _EMPTY_INDPTR = np.zeros(1, dtype=np.int64)
+NO_INTS = np.zeros((0, 0), dtype=np.int64)  # the integer state of rules that keep none
 
 
 class LoopInput:
@@ -36,17 +37,19 @@ class LoopInput:
         return self.dense is None
 
 
-def run_online(rule, X, y, order, start, stop, vecs, scal, hp, out, check=None,
+def run_online(rule, X, y, order, start, stop, vecs, ints, scal, hp, out, check=None,
                step_offset=0):
     """Run the online protocol over positions start..stop-1 of the stream X[order].
 
     ``X``: a :class:`LoopInput`; ``y``: labels ±1 (float64, indexed by row); ``order``: int64
-    row of each position; ``out``: (pred int8, score, updated bool, aux) arrays of length
+    row of each position; ``vecs``, ``ints``, ``scal``: the state (float64 rows, int64 rows,
+    float64 scalars; mutated in place); ``out``: (pred int8, score, updated bool, aux) arrays of length
     stop − start. ``check``: optional (LoopInput, y±1) evaluation set in the same layout.
     Returns (tau or -1, position reached, status in loops.OK/BAD_ROW/OVERFLOW).
     """
     pred, score, updated, aux = out
     fast = not strict_arithmetic()
+    loops = loops_for(rule)
     if X.sparse:
         if check is not None:
             cX, cy = check
@@ -54,8 +57,8 @@ def run_online(rule, X, y, order, start, stop, vecs, scal, hp, out, check=None,
         else:
             cdata, cind, cptr, cy = _EMPTY_DATA, _EMPTY_INDICES, _EMPTY_INDPTR, _EMPTY_Y
         tau, reached, status = loops.run_csr(
-            rule, X.data, X.indices, X.indptr, y, order, start, stop, vecs, scal, hp, fast,
-            pred, score, updated, aux, cdata, cind, cptr, cy, check is not None, step_offset)
+            rule, X.data, X.indices, X.indptr, y, order, start, stop, vecs, ints, scal,
+            hp, fast, pred, score, updated, aux, cdata, cind, cptr, cy, check is not None, step_offset)
     else:
         if check is not None:
             cX, cy = check
@@ -63,18 +66,20 @@ def run_online(rule, X, y, order, start, stop, vecs, scal, hp, out, check=None,
         else:
             cdense, cy = _EMPTY_DENSE, _EMPTY_Y
         tau, reached, status = loops.run_dense(
-            rule, X.dense, y, order, start, stop, vecs, scal, hp, fast, pred, score, updated,
-            aux, cdense, cy, check is not None, step_offset)
+            rule, X.dense, y, order, start, stop, vecs, ints, scal, hp, fast, pred, score,
+            updated, aux, cdense, cy, check is not None, step_offset)
     return int(tau), int(reached), int(status)
 
 
-def decision_values(rule, X, vecs, scal, hp):
+def decision_values(rule, X, vecs, ints, scal, hp):
     """Decision values of the current state for a LoopInput; returns (values, first bad row
     or -1)."""
     out = np.empty(X.n_rows)
     fast = not strict_arithmetic()
+    loops = loops_for(rule)
     if X.sparse:
-        bad = loops.score_csr(rule, X.data, X.indices, X.indptr, vecs, scal, hp, fast, out)
+        bad = loops.score_csr(rule, X.data, X.indices, X.indptr, vecs, ints, scal, hp, fast,
+                              out)
     else:
-        bad = loops.score_dense(rule, X.dense, vecs, scal, hp, fast, out)
+        bad = loops.score_dense(rule, X.dense, vecs, ints, scal, hp, fast, out)
     return out, int(bad)

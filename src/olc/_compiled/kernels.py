@@ -9,6 +9,8 @@ several partial sums, a few ulps of difference), the strict one sums left to rig
 textbook (and like scikit-learn), bit for bit.
 """
 import numba as nb
+
+from .caching import jit
 import numpy as np
 from llvmlite import ir
 from numba import types
@@ -16,7 +18,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 
-@nb.njit(cache=True, fastmath={"reassoc"})
+@jit(fastmath={"reassoc"})
 def _dense_dot_reassoc(v, val):
     s = 0.0
     for j in range(val.shape[0]):
@@ -24,7 +26,7 @@ def _dense_dot_reassoc(v, val):
     return s
 
 
-@nb.njit(cache=True)
+@jit()
 def _dense_dot_strict(v, val):
     s = 0.0
     for j in range(val.shape[0]):
@@ -32,7 +34,7 @@ def _dense_dot_strict(v, val):
     return s
 
 
-@nb.njit(cache=True, fastmath={"reassoc"})
+@jit(fastmath={"reassoc"})
 def _sparse_dot_reassoc(v, idx, val):
     # Reassociation lets LLVM keep several partial sums: the gathered reads v[idx[k]] then no
     # longer wait on one serial chain of additions (measured 1.2× on W2's 50-nonzero rows).
@@ -48,7 +50,7 @@ def _sparse_dot_reassoc(v, idx, val):
 INLINE = "always"
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def dot(v, idx, val, fast):
     """v · x (``fast``: reassociated sums, both layouts; otherwise strictly left to right)."""
     if idx is None:
@@ -63,7 +65,7 @@ def dot(v, idx, val, fast):
     return s
 
 
-@nb.njit(cache=True, fastmath={"reassoc"})
+@jit(fastmath={"reassoc"})
 def is_finite_row(val):
     """True when every stored value of the row is finite. x·0 is 0 for finite x and NaN for
     ±inf or NaN, so one vectorizable sum replaces a branch per entry; the row is already in
@@ -74,7 +76,7 @@ def is_finite_row(val):
     return acc == 0.0
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def sqnorm(idx, val):
     """‖x‖² (strict order: it is a step-size denominator)."""
     s = 0.0
@@ -83,7 +85,7 @@ def sqnorm(idx, val):
     return s
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def axpy(a, idx, val, v):
     """v ← v + a·x, touching only the nonzeros of x."""
     if idx is None:
@@ -94,7 +96,7 @@ def axpy(a, idx, val, v):
             v[idx[k]] += a * val[k]
 
 
-@nb.njit(cache=True)
+@jit()
 def assign(idx, val, v):
     """v ← x (O(d): clears v first)."""
     v[:] = 0.0
@@ -106,7 +108,7 @@ def assign(idx, val, v):
             v[idx[k]] = val[k]
 
 
-@nb.njit(cache=True)
+@jit()
 def scale(v, a):
     """v ← a·v (O(d); used only to renormalize a scale × vector pair)."""
     for j in range(v.shape[0]):
@@ -119,24 +121,10 @@ RENORM_LOW = 1e-100
 RENORM_HIGH = 1e100
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def sign(score):
     """sign with sign(0) = +1 (the convention of every algorithm in this package)."""
     return 1.0 if score >= 0.0 else -1.0
-
-
-def as_index_array(indices):
-    """CSR column indices as the dtype the compiled loops are built for: unsigned 32-bit, so
-    no negative-index wraparound test is compiled into each access (DESIGN.md: 1.2×).
-    int32 indices of a valid CSR matrix are non-negative, so this is a zero-copy view."""
-    indices = np.asarray(indices)
-    if indices.dtype == np.uint32:
-        return np.ascontiguousarray(indices)
-    if indices.dtype == np.int32:
-        return np.ascontiguousarray(indices).view(np.uint32)
-    if indices.size and (indices.min() < 0 or indices.max() > np.iinfo(np.uint32).max):
-        raise ValueError("CSR column indices must lie in [0, 2**32)")
-    return np.ascontiguousarray(indices, dtype=np.uint32)
 
 
 def _prefetch_intrinsic(typingctx, arr, idx):

@@ -1,4 +1,8 @@
-"""The online loops: one per input layout, generic over the update rule.
+"""The online loops: one per input layout, generic over the update rule — a *template*.
+
+This file is executed once per family by ``families.load`` (never imported directly), with
+``family_step`` / ``family_score`` already set to that family's rule dispatchers; each family
+thus gets its own compiled, disk-cached loops, and compiling one never compiles another.
 
 The loop visits positions k = start..stop-1 of a stream whose k-th row is ``order[k]`` (the
 identity for the data's order, a permutation for a shuffled pass), so passes and chunks need
@@ -18,41 +22,44 @@ not repeated once τ is found.
 """
 import math
 
-import numba as nb
 import numpy as np
 
-from .dispatch import rule_score, rule_step
+from .caching import jit
+from .families import loading
 from .kernels import PREFETCH_AHEAD, is_finite_row, prefetch
+from .status import BAD_ROW, OK, OVERFLOW
 
-OK, BAD_ROW, OVERFLOW = 0, 1, 2
+loading()  # raises unless a family is being loaded; families.load set these two names:
+rule_step = family_step  # noqa: F821
+rule_score = family_score  # noqa: F821
 
 
-@nb.njit(cache=True)
-def _check_dense(rule, cX, cy, vecs, scal, hp, fast):
+@jit()
+def _check_dense(rule, cX, cy, vecs, ints, scal, hp, fast):
     for i in range(cX.shape[0]):
-        if cy[i] * rule_score(rule, None, cX[i], vecs, scal, hp, fast) <= 0.0:
+        if cy[i] * rule_score(rule, None, cX[i], vecs, ints, scal, hp, fast) <= 0.0:
             return False
     return True
 
 
-@nb.njit(cache=True)
-def _check_csr(rule, cdata, cindices, cindptr, cy, vecs, scal, hp, fast):
+@jit()
+def _check_csr(rule, cdata, cindices, cindptr, cy, vecs, ints, scal, hp, fast):
     for i in range(cindptr.shape[0] - 1):
         a, b = cindptr[i], cindptr[i + 1]
-        s = rule_score(rule, cindices[a:b], cdata[a:b], vecs, scal, hp, fast)
+        s = rule_score(rule, cindices[a:b], cdata[a:b], vecs, ints, scal, hp, fast)
         if cy[i] * s <= 0.0:
             return False
     return True
 
 
-@nb.njit(cache=True)
-def run_dense(rule, X, y, order, start, stop, vecs, scal, hp, fast, pred, score, updated, aux,
+@jit()
+def run_dense(rule, X, y, order, start, stop, vecs, ints, scal, hp, fast, pred, score, updated, aux,
               check_X, check_y, check, step_offset):
     """Returns (τ or -1, position reached, status)."""
     tau = -1
     for k in range(start, stop):
         i = order[k]
-        s, p, u, a = rule_step(rule, None, X[i], y[i], vecs, scal, hp, fast)
+        s, p, u, a = rule_step(rule, None, X[i], y[i], vecs, ints, scal, hp, fast)
         if not math.isfinite(s):
             return tau, k, OVERFLOW if is_finite_row(X[i]) else BAD_ROW
         j = k - start
@@ -61,13 +68,13 @@ def run_dense(rule, X, y, order, start, stop, vecs, scal, hp, fast, pred, score,
         updated[j] = u
         aux[j] = a
         if check and u and tau < 0:
-            if _check_dense(rule, check_X, check_y, vecs, scal, hp, fast):
+            if _check_dense(rule, check_X, check_y, vecs, ints, scal, hp, fast):
                 tau = step_offset + j + 1
     return tau, stop, OK
 
 
-@nb.njit(cache=True)
-def run_csr(rule, data, indices, indptr, y, order, start, stop, vecs, scal, hp, fast,
+@jit()
+def run_csr(rule, data, indices, indptr, y, order, start, stop, vecs, ints, scal, hp, fast,
             pred, score, updated, aux, check_data, check_indices, check_indptr, check_y, check,
             step_offset):
     tau = -1
@@ -83,7 +90,7 @@ def run_csr(rule, data, indices, indptr, y, order, start, stop, vecs, scal, hp, 
                     prefetch(row, indices[q])
         i = order[k]
         a0, b0 = indptr[i], indptr[i + 1]
-        s, p, u, a = rule_step(rule, indices[a0:b0], data[a0:b0], y[i], vecs, scal, hp, fast)
+        s, p, u, a = rule_step(rule, indices[a0:b0], data[a0:b0], y[i], vecs, ints, scal, hp, fast)
         if not math.isfinite(s):
             return tau, k, OVERFLOW if is_finite_row(data[a0:b0]) else BAD_ROW
         j = k - start
@@ -93,26 +100,26 @@ def run_csr(rule, data, indices, indptr, y, order, start, stop, vecs, scal, hp, 
         aux[j] = a
         if check and u and tau < 0:
             if _check_csr(rule, check_data, check_indices, check_indptr, check_y,
-                          vecs, scal, hp, fast):
+                          vecs, ints, scal, hp, fast):
                 tau = step_offset + j + 1
     return tau, stop, OK
 
 
-@nb.njit(cache=True)
-def score_dense(rule, X, vecs, scal, hp, fast, out):
+@jit()
+def score_dense(rule, X, vecs, ints, scal, hp, fast, out):
     """Decision values; returns the first row with a NaN/inf value, or -1."""
     for i in range(X.shape[0]):
         if not is_finite_row(X[i]):
             return i
-        out[i] = rule_score(rule, None, X[i], vecs, scal, hp, fast)
+        out[i] = rule_score(rule, None, X[i], vecs, ints, scal, hp, fast)
     return -1
 
 
-@nb.njit(cache=True)
-def score_csr(rule, data, indices, indptr, vecs, scal, hp, fast, out):
+@jit()
+def score_csr(rule, data, indices, indptr, vecs, ints, scal, hp, fast, out):
     for i in range(indptr.shape[0] - 1):
         a, b = indptr[i], indptr[i + 1]
         if not is_finite_row(data[a:b]):
             return i
-        out[i] = rule_score(rule, indices[a:b], data[a:b], vecs, scal, hp, fast)
+        out[i] = rule_score(rule, indices[a:b], data[a:b], vecs, ints, scal, hp, fast)
     return -1

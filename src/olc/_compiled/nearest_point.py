@@ -49,6 +49,8 @@ Warm start: (corral, λ, Q, R) from a previous solve remain valid when points ar
 import math
 
 import numba as nb
+
+from .caching import jit
 import numpy as np
 
 from .kernels import INLINE
@@ -60,7 +62,7 @@ TOL_DEP = 1e-13
 COLLAPSE = 1e-13
 
 
-@nb.njit(cache=True, fastmath={"reassoc"})
+@jit(fastmath={"reassoc"})
 def dotn(a, b, m):
     """a[:m]·b[:m] (reassociated: SIMD)."""
     s = 0.0
@@ -69,7 +71,7 @@ def dotn(a, b, m):
     return s
 
 
-@nb.njit(cache=True, fastmath={"reassoc"})
+@jit(fastmath={"reassoc"})
 def dot_centered(u, x, o, m):
     """u·(x − o) over the first m entries, without cancellation against a far-away origin."""
     s = 0.0
@@ -78,7 +80,7 @@ def dot_centered(u, x, o, m):
     return s
 
 
-@nb.njit(cache=True)
+@jit()
 def norm2(a, m):
     """‖a[:m]‖₂ without overflow or underflow of the squares (scaled when needed)."""
     mx = 0.0
@@ -99,7 +101,7 @@ def norm2(a, m):
 
 # -- thin QR of the corral's augmented columns (Q stored by rows: Q[i] is column i) --------
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def qr_add(Q, R, k, b, m):
     """Append column b (length m) to the factorization of k columns. Gram–Schmidt with one
     reorthogonalisation ("twice is enough"). Returns False (nothing changed in rows/columns
@@ -131,7 +133,7 @@ def qr_add(Q, R, k, b, m):
     return True
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def qr_delete(Q, R, k, t, m):
     """Remove column t of a k-column factorization: shift the later columns left (R becomes
     upper Hessenberg from column t) and restore triangularity with Givens rotations, applied
@@ -168,7 +170,7 @@ def qr_delete(Q, R, k, t, m):
         last[jj] = 0.0
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def affine_weights(Q, R, k, corral, B, d, alpha, F):
     """α minimising ‖Σ αᵢ pᵢ‖ over the corral subject to Σ_{C₊} α = 1 = Σ_{C₋} α (see the
     module docstring: α = R⁻¹Q_Eᵀc). Returns False if the 2 × 2 system is singular."""
@@ -218,7 +220,7 @@ def affine_weights(Q, R, k, corral, B, d, alpha, F):
     return True
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def combine(B, d, lam, corral, k, u):
     """u = Σ_{i∈C} λᵢ pᵢ (= v₊ − v₋)."""
     for j in range(d):
@@ -231,7 +233,7 @@ def combine(B, d, lam, corral, k, u):
             u[j] += li * bi[j]
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def levels(B, d, lam, corral, k, u):
     """(μ₊, μ₋) = (u·v₊, −u·v₋), the λ-weighted levels u·pᵢ of each class."""
     mp = 0.0
@@ -246,7 +248,7 @@ def levels(B, d, lam, corral, k, u):
     return mp, mm
 
 
-@nb.njit(cache=True)
+@jit()
 def wolfe(B, n, d, lam, corral, k, Q, R, u, scale, max_major):
     """Solve the nearest-point problem over the points B[:n] (augmented rows, see the module
     docstring), warm-started from (corral[:k], λ, Q, R), which must describe a feasible
@@ -337,7 +339,7 @@ def wolfe(B, n, d, lam, corral, k, Q, R, u, scale, max_major):
 
 # -- offline: working-set method over a whole data set ---------------------------------------
 
-@nb.njit(cache=True)
+@jit()
 def _augment(x, o, y, sigma, d, out):
     for j in range(d):
         out[j] = y * (x[j] - o[j])
@@ -345,7 +347,7 @@ def _augment(x, o, y, sigma, d, out):
     out[d + 1] = 0.0 if y > 0.0 else sigma
 
 
-@nb.njit(cache=True)
+@jit()
 def max_margin_core(X, y, o, sigma, scale, i_pos, i_neg, batch, max_outer, max_major):
     """Working-set method: solve on a working set W (``wolfe``), price every point of X
     against the result, add the ``batch`` most violating ones to W, repeat until no point

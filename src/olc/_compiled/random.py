@@ -20,6 +20,8 @@ sequence started from state ``key``. Arguments may be float64 holding integers (
 2**53, which is how ``hp``/``scal`` store them).
 """
 import numba as nb
+
+from .caching import jit
 import numpy as np
 
 from .kernels import INLINE
@@ -30,7 +32,7 @@ _M2 = 0x94D049BB133111EB
 _TWO_M53 = 2.0 ** -53
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def mix64(z):
     """SplitMix64's output function (a bijection of 64-bit words)."""
     z = (z ^ (z >> nb.uint64(30))) * nb.uint64(_M1)
@@ -38,7 +40,7 @@ def mix64(z):
     return z ^ (z >> nb.uint64(31))
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def random_u64(seed, stream, counter):
     """64 random bits for (seed, stream, counter), see the module docstring."""
     phi = nb.uint64(_PHI)
@@ -46,7 +48,7 @@ def random_u64(seed, stream, counter):
     return mix64(key + phi * (nb.uint64(counter) + nb.uint64(1)))
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def uniform(seed, stream, counter):
     """A uniform draw in [0, 1) (53 random bits) for (seed, stream, counter)."""
     return float(random_u64(seed, stream, counter) >> nb.uint64(11)) * _TWO_M53

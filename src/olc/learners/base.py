@@ -16,10 +16,11 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import NotFittedError
+from sklearn.utils._param_validation import InvalidParameterError
 from sklearn.utils.validation import column_or_1d, validate_data
 
-from .._compiled.driver import LoopInput, decision_values, run_online
-from .._compiled.loops import BAD_ROW, OVERFLOW
+from .._compiled.driver import NO_INTS, LoopInput, decision_values, run_online
+from .._compiled.status import BAD_ROW, OVERFLOW
 from .validation import (
     InputError,
     StreamStoppedError,
@@ -70,31 +71,76 @@ class PreparedStream:
         return self.X.n_rows
 
 
+class ParameterError(InputError, InvalidParameterError):
+    """A hyper-parameter that its declared constraint rejects (scikit-learn's message form;
+    an ``InvalidParameterError`` too, so code written for scikit-learn catches it)."""
+
+
 class OnlineLinearModel(BaseEstimator):
-    """What classifiers and regressors share: subclasses set ``_rule``, ``_n_vectors`` and
-    implement ``_hyperparameters`` (validated hyper-parameters as a float64 array) and
-    ``_linear_model`` (coef, intercept). The kind-specific part is a handful of hooks about
-    the targets (``_stream_targets``, ``_check_stream``, ``_adopt_stream``, ``_fit_classes``,
+    """What classifiers and regressors share.
+
+    A subclass declares its rule's named :class:`~olc._compiled.layout.Layout` as
+    ``_layout``, its parameters' constraints as ``_parameter_constraints`` (scikit-learn's
+    declarative form: one validation path, one message form), and implements
+    ``_hp_values`` (the layout's hyper-parameter fields, by name, from validated parameters)
+    and, when the model is not ``(vecs[0], scal[bias])``, ``_linear_model``. Cross-parameter
+    checks go in ``_check_params``. The kind-specific part is a handful of hooks about the
+    targets (``_stream_targets``, ``_check_stream``, ``_adopt_stream``, ``_fit_classes``,
     ``prepare_check``)."""
 
-    _rule = 0
-    _n_vectors = 1
-    _n_scalars = N_SCALARS
+    _layout = None  # the rule's Layout (olc._compiled.layouts.<family>)
+    _parameter_constraints: dict = {}
     _y_noun = "label"  # what y holds, for messages
 
-    # -- hooks for subclasses ---------------------------------------------------------------
-    def _hyperparameters(self) -> np.ndarray:  # pragma: no cover - abstract
+    # TRANSITION (compiled-core redesign): learners not yet on named layouts set _rule,
+    # _n_vectors, _n_scalars and _hyperparameters themselves; removed once all are converted.
+    @property
+    def _rule(self):
+        return self._layout.rule
+
+    @property
+    def _n_vectors(self):
+        return 1 if self._layout is None else self._layout.n_vectors
+
+    @property
+    def _n_scalars(self):
+        return N_SCALARS if self._layout is None else self._layout.n_scalars
+
+    # -- hyper-parameters --------------------------------------------------------------------
+    def _hyperparameters(self) -> np.ndarray:
+        """Validate the parameters (declared constraints, then ``_check_params``) and pack
+        them by name into the rule's ``hp`` array."""
+        try:
+            self._validate_params()
+        except InvalidParameterError as exc:
+            raise ParameterError(str(exc)) from None
+        self._check_params()
+        return self._layout.pack(**self._hp_values())
+
+    def _check_params(self):
+        """Checks that involve several parameters (raise InputError); none by default."""
+
+    def _hp_values(self) -> dict:  # pragma: no cover - abstract
+        """{field: value} for every hyper-parameter field of ``_layout``."""
         raise NotImplementedError
 
     def _linear_model(self):
-        """(coef, intercept) of the current classifier, from the state arrays."""
-        return self._vecs[0].copy(), float(self._scal[0])
+        """(coef, intercept) of the current classifier, from the state arrays (rules whose
+        model is not row 0 and the ``bias`` slot override this)."""
+        bias = 0 if self._layout is None else self._layout.scalars.BIAS  # TRANSITION
+        return self._vecs[0].copy(), float(self._scal[bias])
 
     # -- state -----------------------------------------------------------------------------
     def _initial_state(self, n_features):
         """(vecs, scal) before any example; override for other starting points (e.g.
         Winnow's weights of 1, AROW's Σ = I) or shapes (OBPM's N members)."""
         return np.zeros((self._n_vectors, n_features)), np.zeros(self._n_scalars)
+
+    def _initial_ints(self, n_features):
+        """The integer state (int64: named slots, then blocks of length d such as support
+        lists) before any example; most rules keep none."""
+        n = self._layout.n_ints(n_features) if self._layout is not None else 0
+        return np.zeros(n, dtype=np.int64) if n else NO_INTS
 
     def _grow_state(self, vecs, scal):
         """Called when the loop stopped with an overflow status on a finite row: a learner
@@ -204,16 +250,17 @@ class OnlineLinearModel(BaseEstimator):
         first = not self._is_initialised()
         if first:
             vecs, scal = self._initial_state(stream.source.shape[1])
+            ints = self._initial_ints(stream.source.shape[1])
         else:
             self._check_stream(stream)
-            vecs, scal = self._vecs, self._scal
+            vecs, ints, scal = self._vecs, self._ints, self._scal
         hp = self._hyperparameters()
         steps_before = 0 if first else self.n_steps_
         position, tau = start, -1
         while True:
             j = position - start
             tau_part, reached, status = run_online(
-                self._rule, stream.X, stream.y, order, position, stop, vecs, scal, hp,
+                self._rule, stream.X, stream.y, order, position, stop, vecs, ints, scal, hp,
                 (out.pred[j:], out.score[j:], out.updated[j:], out.aux[j:]), check,
                 steps_before + j)
             if tau < 0 and tau_part >= 0:
@@ -233,7 +280,7 @@ class OnlineLinearModel(BaseEstimator):
         done = reached - start
         if done > 0 or status == 0:
             if first:
-                self._vecs, self._scal = vecs, scal
+                self._vecs, self._ints, self._scal = vecs, ints, scal
                 self._adopt_stream(stream)
                 self.n_steps_ = 0
                 self.n_updates_ = 0
@@ -266,7 +313,7 @@ class OnlineLinearModel(BaseEstimator):
         X = self._prepare_X(X, reset=True)
         y = self._prepare_y(y, X.shape[0])
         classes = self._fit_classes(y)
-        for attr in ("classes_", "_vecs", "_scal", "n_steps_", "n_updates_"):
+        for attr in ("classes_", "_vecs", "_ints", "_scal", "n_steps_", "n_updates_"):
             if hasattr(self, attr):
                 delattr(self, attr)
         self.predict_then_learn(X, y, classes=classes)
@@ -277,7 +324,8 @@ class OnlineLinearModel(BaseEstimator):
         """Raw values w·x + b of the current model, one per row of X."""
         self._check_fitted()
         X = self._prepare_X(X, reset=False)
-        values, bad = decision_values(self._rule, LoopInput(X), self._vecs, self._scal,
+        values, bad = decision_values(self._rule, LoopInput(X), self._vecs, self._ints,
+                                      self._scal,
                                       self._hyperparameters())
         if bad >= 0:
             raise InputError(f"X contains a non-finite value at {describe_bad_row(X, bad)}; "

@@ -79,9 +79,16 @@ class GeneralizedPerceptron(OnlineLinearClassifier):
         return np.array([rho, eta, *schedules, float(bool(self.fit_intercept))])
 
 
+def _rule_and_rows(cls):
+    layout = getattr(cls, "_layout", None)
+    if layout is not None:
+        return layout.rule, layout.n_vectors
+    return getattr(cls, "_rule", None), getattr(cls, "_n_vectors", None)  # TRANSITION
+
+
 def _supported_bases():
-    return [e.name for e in algorithms()
-            if getattr(e.cls, "_rule", None) in SUPPORTED_BASE_RULES and e.cls._n_vectors == 1]
+    return [e.name for e in algorithms() if _rule_and_rows(e.cls)[0] in SUPPORTED_BASE_RULES
+            and _rule_and_rows(e.cls)[1] == 1]
 
 
 @register("obpm", "Online Bayes Point Machine: mean of N base learners, each fed x w.p. τ",

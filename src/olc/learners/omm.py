@@ -3,7 +3,7 @@ import warnings
 
 import numpy as np
 
-from .._compiled.dispatch import EFFICIENT_OMM_L2
+from .._compiled.rule_ids import EFFICIENT_OMM_L2
 from .._compiled.rules.omm import GAMMA, MM, PHASE, PM, PP, SM, SP, Y1
 from .base import OnlineLinearClassifier
 from .registry import add_variant, register

@@ -1,11 +1,14 @@
 """Passive-Aggressive classifiers PA, PA-I, PA-II (Crammer, Dekel, Keshet, Shalev-Shwartz &
-Singer, JMLR 2006; seed 004 §31.2.1)."""
-import numpy as np
+Singer, JMLR 2006; the textbook chapter §31.2.1)."""
+from numbers import Real
 
-from .._compiled.dispatch import PASSIVE_AGGRESSIVE
-from .._compiled.rules.linear import PA_CLASSIC, PA_I, PA_II
-from .base import OnlineLinearClassifier, positive_float
+from sklearn.utils._param_validation import Interval
+
+from .._compiled.layouts.linear import PA_CLASSIC, PA_I, PA_II, PASSIVE_AGGRESSIVE_LAYOUT
+from .base import OnlineLinearClassifier
 from .registry import register
+
+_C = [Interval(Real, 0, None, closed="neither")]
 
 _COMMON = """
     On each round the hinge loss ℓ = max(0, 1 − y(w·x + b)) is computed; if ℓ > 0,
@@ -18,18 +21,14 @@ _COMMON = """
 
 
 class _PassiveAggressiveBase(OnlineLinearClassifier):
-    _rule = PASSIVE_AGGRESSIVE
+    _layout = PASSIVE_AGGRESSIVE_LAYOUT
     _variant = PA_CLASSIC
-
-    def _step_parameter(self):
-        return 1.0  # unused by classic PA
-
     _bias_in_norm = False
 
-    def _hyperparameters(self):
-        return np.array([self._step_parameter(), float(bool(self.fit_intercept)),
-                         float(self._variant),
-                         float(self._bias_in_norm and bool(self.fit_intercept))])
+    def _hp_values(self):
+        return {"c": getattr(self, "C", 1.0),  # classic PA has no C (unused)
+                "fit_intercept": self.fit_intercept, "variant": self._variant,
+                "bias_in_norm": self._bias_in_norm and self.fit_intercept}
 
 
 @register("pa", "Passive-Aggressive (PA): τ = ℓ/‖x‖²", "Crammer et al. 2006, Eq. (6)")
@@ -39,7 +38,7 @@ class PassiveAggressive(_PassiveAggressiveBase):
 
     With ``fit_intercept=True`` the problem is solved exactly over (w, b) —
     min ½‖w'−w‖² + ½(b'−b)² s.t. y(w'·x + b') ≥ 1 — so τ = ℓ/(‖x‖² + 1): the bias counts in
-    the norm, as with the textbook's augmented input (x, 1) (seed 004 §31.2). (scikit-learn's
+    the norm, as with the textbook's augmented input (x, 1) (§31.2). (scikit-learn's
     convention, used by PA-I/PA-II for parity, leaves the bias out of the norm; for PA, which
     has no step cap, that makes the bias overshoot by 1/‖x‖² per update and diverge on small
     rows.) A zero vector x without a bias skips the round (τ would be ℓ/0).
@@ -49,6 +48,7 @@ class PassiveAggressive(_PassiveAggressiveBase):
 
     _variant = PA_CLASSIC
     _bias_in_norm = True
+    _parameter_constraints = {"fit_intercept": ["boolean"]}
 
     def __init__(self, fit_intercept=True):
         self.fit_intercept = fit_intercept
@@ -63,20 +63,18 @@ class PassiveAggressiveI(_PassiveAggressiveBase):
 """ + _COMMON
 
     _variant = PA_I
+    _parameter_constraints = {"C": _C, "fit_intercept": ["boolean"]}
 
     def __init__(self, C=1.0, fit_intercept=True):
         self.C = C
         self.fit_intercept = fit_intercept
 
-    def _step_parameter(self):
-        return positive_float(self.C, "C")
-
 
 @register("pa-ii", "PA-II: τ = ℓ/(‖x‖² + 1/(2C))",
-          "Crammer et al. 2006, Eq. (6); seed 004 §31.2.1 with λ = 1/(2C)")
+          "Crammer et al. 2006, Eq. (6); textbook §31.2.1 with λ = 1/(2C)")
 class PassiveAggressiveII(_PassiveAggressiveBase):
     __doc__ = """PA-II: τ = ℓ/(‖x‖² + 1/(2C)) (Crammer et al. 2006, Eq. 6;
-    scikit-learn ``loss="squared_hinge"``). Seed 004 §31.2.1 writes the same update as
+    scikit-learn ``loss="squared_hinge"``). The textbook chapter (§31.2.1) writes the same update as
     θ ← θ + y·max(0, 1 − m)/(‖x‖² + λ)·x, i.e. λ = 1/(2C). A zero vector x still moves the
     bias (τ = 2Cℓ), as in scikit-learn.
 
@@ -84,10 +82,8 @@ class PassiveAggressiveII(_PassiveAggressiveBase):
 """ + _COMMON
 
     _variant = PA_II
+    _parameter_constraints = {"C": _C, "fit_intercept": ["boolean"]}
 
     def __init__(self, C=1.0, fit_intercept=True):
         self.C = C
         self.fit_intercept = fit_intercept
-
-    def _step_parameter(self):
-        return positive_float(self.C, "C")

@@ -1,10 +1,11 @@
 """The Perceptron (Rosenblatt 1958)."""
-import numpy as np
+from numbers import Real
 
-from .._compiled.dispatch import PERCEPTRON
-from .base import OnlineLinearClassifier, positive_float
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from .._compiled.layouts.linear import PERCEPTRON_LAYOUT
+from .base import OnlineLinearClassifier
 from .registry import register
-from .validation import InputError
 
 
 @register("perceptron", "Perceptron: w ← w + η·y·x when y(w·x + b) ≤ 0",
@@ -13,10 +14,11 @@ class Perceptron(OnlineLinearClassifier):
     """Rosenblatt's perceptron.
 
     Update ``w ← w + η·y·x`` (and ``b ← b + η·y`` when ``fit_intercept``) whenever
-    ``y(w·x + b) ≤ 0`` — the rule of seed 002, Example 5.1 (``w_{t+1} = w_t + y_t x_t`` when
-    ``y_t w_tᵀx_t ≤ 0``), which also updates at a zero score. With
-    ``update="mistake"`` the update happens only when the prediction sign(w·x + b)
-    (sign(0) = +1) differs from y, as in the lecture notes (seed 001, Algorithm 3, line 7);
+    ``y(w·x + b) ≤ 0`` — the rule of Ho-Nguyen et al. (2020), Example 5.1
+    (``w_{t+1} = w_t + y_t x_t`` when ``y_t w_tᵀx_t ≤ 0``), which also updates at a zero
+    score. With ``update="mistake"`` the update happens only when the prediction
+    sign(w·x + b) (sign(0) = +1) differs from y, as in Kitani's lecture notes (Algorithm 3,
+    line 7);
     the two differ only at a zero score with y = +1, where the lecture's rule predicts
     correctly and does not update.
 
@@ -30,15 +32,18 @@ class Perceptron(OnlineLinearClassifier):
     update : {"margin", "mistake"}, update test (default "margin": y(w·x + b) ≤ 0).
     """
 
-    _rule = PERCEPTRON
+    _layout = PERCEPTRON_LAYOUT
+    _parameter_constraints = {
+        "eta": [Interval(Real, 0, None, closed="neither")],
+        "fit_intercept": ["boolean"],
+        "update": [StrOptions({"margin", "mistake"})],
+    }
 
     def __init__(self, eta=1.0, fit_intercept=True, update="margin"):
         self.eta = eta
         self.fit_intercept = fit_intercept
         self.update = update
 
-    def _hyperparameters(self):
-        if self.update not in ("margin", "mistake"):
-            raise InputError(f"update must be 'margin' or 'mistake', got {self.update!r}")
-        return np.array([positive_float(self.eta, "eta"), float(bool(self.fit_intercept)),
-                         float(self.update == "mistake")])
+    def _hp_values(self):
+        return {"eta": self.eta, "fit_intercept": self.fit_intercept,
+                "mistake_only": self.update == "mistake"}

@@ -24,18 +24,16 @@ import math
 
 import numba as nb
 
+from ..caching import jit
+from ..rule_ids import GENERALIZED_PERCEPTRON, OBPM, PASSIVE_AGGRESSIVE, PERCEPTRON
+
 from ..kernels import INLINE, axpy, dot, sign, sqnorm
 from ..random import uniform
 from .linear import passive_aggressive_step, perceptron_step
 
-GENERALIZED_PERCEPTRON = 50
-OBPM = 51
 
-# The core rule ids of the base learners OBPM accepts (they equal dispatch.PERCEPTRON and
-# dispatch.PASSIVE_AGGRESSIVE; dispatch imports this module, so they cannot be imported).
-BASE_PERCEPTRON = 1
-BASE_PASSIVE_AGGRESSIVE = 2
-SUPPORTED_BASE_RULES = (BASE_PERCEPTRON, BASE_PASSIVE_AGGRESSIVE, GENERALIZED_PERCEPTRON)
+# The rules of the base learners OBPM accepts.
+SUPPORTED_BASE_RULES = (PERCEPTRON, PASSIVE_AGGRESSIVE, GENERALIZED_PERCEPTRON)
 
 # generalised perceptron: scal slots and hp layout
 BIAS, SQ, UPDATES, WORK = 0, 1, 2, 3
@@ -51,7 +49,7 @@ HP_N, HP_TAU, HP_SEED, HP_BASE_RULE, HP_BASE = 0, 1, 2, 3, 4
 RECOMPUTE_FACTOR = 4
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _sqnorm_count(idx, val):
     """(‖x‖², number of nonzero values of x), strict order."""
     sq = 0.0
@@ -66,13 +64,13 @@ def _sqnorm_count(idx, val):
 
 # -- generalised perceptron -----------------------------------------------------------------
 
-@nb.njit(cache=True, inline=INLINE)
-def gp_score(idx, val, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def gp_score(idx, val, vecs, ints, scal, hp, fast):
     return dot(vecs[0], idx, val, fast) + scal[BIAS]
 
 
-@nb.njit(cache=True, inline=INLINE)
-def gp_step(idx, val, y, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def gp_step(idx, val, y, vecs, ints, scal, hp, fast):
     """Algorithm 1, one round: update when y(w_k·x)/‖w_k‖ ≤ ρ_k (line 3), w_{k+1} = w_k +
     η_k y x (line 4), k ← k + 1 (line 5). Tested as y(w·x + b) ≤ ρ_k‖(w, b)‖ (the same for
     ‖w‖ > 0; at w = 0, where the paper's ratio is 0/0, the margin counts as 0, so the first
@@ -115,18 +113,18 @@ def gp_step(idx, val, y, vecs, scal, hp, fast):
 
 # -- OBPM -----------------------------------------------------------------------------------
 
-@nb.njit(cache=True)
-def member_step(rule, idx, val, y, vecs, scal, hp, fast):
+@jit()
+def member_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
     """One member's round with the base learner's own rule (state (w, b) in vecs[0]/scal[0],
     additive update of w on the support of x)."""
-    if rule == BASE_PERCEPTRON:
-        return perceptron_step(idx, val, y, vecs, scal, hp, fast)
-    if rule == BASE_PASSIVE_AGGRESSIVE:
-        return passive_aggressive_step(idx, val, y, vecs, scal, hp, fast)
-    return gp_step(idx, val, y, vecs, scal, hp, fast)
+    if rule == PERCEPTRON:
+        return perceptron_step(idx, val, y, vecs, ints, scal, hp, fast)
+    if rule == PASSIVE_AGGRESSIVE:
+        return passive_aggressive_step(idx, val, y, vecs, ints, scal, hp, fast)
+    return gp_step(idx, val, y, vecs, ints, scal, hp, fast)
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _denominator(vecs, scal):
     """N·max(1, ‖mean‖) = max(N, ‖Σ_j (w_j, b_j)‖): w̃ = mean/max(1, ‖mean‖) (line 15)."""
     n = float(vecs.shape[0] - 2)
@@ -135,13 +133,13 @@ def _denominator(vecs, scal):
     return r if r > n else n
 
 
-@nb.njit(cache=True, inline=INLINE)
-def obpm_score(idx, val, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def obpm_score(idx, val, vecs, ints, scal, hp, fast):
     """w̃·x + b̃ with (w̃, b̃) = (Σ_j (w_j, b_j)/N) / max(1, ‖Σ_j (w_j, b_j)/N‖)."""
     return (dot(vecs[0], idx, val, fast) + scal[SUM_BIAS]) / _denominator(vecs, scal)
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _snapshot(idx, val, w, buf):
     if idx is None:
         for j in range(val.shape[0]):
@@ -151,7 +149,7 @@ def _snapshot(idx, val, w, buf):
             buf[k] = w[idx[k]]
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _restore(idx, val, w, buf):
     if idx is None:
         for j in range(val.shape[0]):
@@ -161,7 +159,7 @@ def _restore(idx, val, w, buf):
             w[idx[k]] = buf[k]
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _change_products(idx, val, w, buf, total):
     """(Σ_i total_i δ_i, Σ_i δ_i²) over the nonzeros of x, δ = w − buf (the member's change)."""
     cross = 0.0
@@ -182,7 +180,7 @@ def _change_products(idx, val, w, buf, total):
     return cross, dd
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _add_change(idx, val, w, buf, total):
     if idx is None:
         for j in range(val.shape[0]):
@@ -195,8 +193,8 @@ def _add_change(idx, val, w, buf, total):
                 total[j] += w[j] - buf[k]
 
 
-@nb.njit(cache=True, inline=INLINE)
-def obpm_step(idx, val, y, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def obpm_step(idx, val, y, vecs, ints, scal, hp, fast):
     """Algorithm 2, one round t: predict with w̃_{t−1} (the average of the previous round);
     then for each member j draw b_{j,t} = [uniform(seed, j, t) < τ] (line 6) and, if 1, run
     the base learner's round on (x_t, y_t) (line 8); the member sum, its bias sum and its
@@ -231,7 +229,7 @@ def obpm_step(idx, val, y, vecs, scal, hp, fast):
         w = member[0]
         _snapshot(idx, val, w, buf)
         b0, c1, c2, c3 = block[0], block[1], block[2], block[3]
-        sj, _, uj, _ = member_step(base_rule, idx, val, y, member, block, base_hp, fast)
+        sj, _, uj, _ = member_step(base_rule, idx, val, y, member, ints, block, base_hp, fast)
         if not math.isfinite(sj):
             return math.inf, pred, updated > 0, float(updated)
         if not uj:
@@ -262,15 +260,15 @@ def obpm_step(idx, val, y, vecs, scal, hp, fast):
 
 # -- family dispatchers ---------------------------------------------------------------------
 
-@nb.njit(cache=True)
-def bayes_point_score(rule, idx, val, vecs, scal, hp, fast):
+@jit()
+def family_score(rule, idx, val, vecs, ints, scal, hp, fast):
     if rule == GENERALIZED_PERCEPTRON:
-        return gp_score(idx, val, vecs, scal, hp, fast)
-    return obpm_score(idx, val, vecs, scal, hp, fast)
+        return gp_score(idx, val, vecs, ints, scal, hp, fast)
+    return obpm_score(idx, val, vecs, ints, scal, hp, fast)
 
 
-@nb.njit(cache=True)
-def bayes_point_step(rule, idx, val, y, vecs, scal, hp, fast):
+@jit()
+def family_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
     if rule == GENERALIZED_PERCEPTRON:
-        return gp_step(idx, val, y, vecs, scal, hp, fast)
-    return obpm_step(idx, val, y, vecs, scal, hp, fast)
+        return gp_step(idx, val, y, vecs, ints, scal, hp, fast)
+    return obpm_step(idx, val, y, vecs, ints, scal, hp, fast)

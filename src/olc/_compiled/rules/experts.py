@@ -30,14 +30,14 @@ RWM [eta, seed].
 import math
 
 import numba as nb
+
+from ..caching import jit
+from ..rule_ids import WINNOW, WEIGHTED_MAJORITY, RANDOMIZED_WEIGHTED_MAJORITY
 import numpy as np
 
 from ..kernels import INLINE, RENORM_LOW, dot, sign
 from ..random import uniform
 
-WINNOW = 20
-WEIGHTED_MAJORITY = 21
-RANDOMIZED_WEIGHTED_MAJORITY = 22
 
 # scal slots (WM, RWM); ETA records η (the learner keeps it fixed; the rule reads hp)
 REF, STEP, ETA = 0, 1, 2
@@ -45,7 +45,7 @@ REF, STEP, ETA = 0, 1, 2
 
 # -- Winnow ---------------------------------------------------------------------------------
 
-@nb.njit(cache=True, fastmath={"reassoc"})
+@jit(fastmath={"reassoc"})
 def _dense_dot01_reassoc(w, val):
     s = 0.0
     bad = 0.0
@@ -56,7 +56,7 @@ def _dense_dot01_reassoc(w, val):
     return s, bad
 
 
-@nb.njit(cache=True)
+@jit()
 def _dense_dot01_strict(w, val):
     s = 0.0
     bad = 0.0
@@ -67,7 +67,7 @@ def _dense_dot01_strict(w, val):
     return s, bad
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _dot01(w, idx, val, fast):
     """(w·x, violation): violation is 0 iff every value of x is 0 or 1."""
     if idx is None:
@@ -83,7 +83,7 @@ def _dot01(w, idx, val, fast):
     return s, bad
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def winnow_threshold(vecs, hp):
     """The decision value is w·x − N⁺ with N⁺ the next double above N: w·x > N (the paper's
     strict test, line 5) ⟺ w·x ≥ N⁺ ⟺ w·x − N⁺ ≥ 0, so sign(0) = +1 reproduces it exactly."""
@@ -91,13 +91,13 @@ def winnow_threshold(vecs, hp):
     return np.nextafter(n, np.inf)
 
 
-@nb.njit(cache=True, inline=INLINE)
-def winnow_score(idx, val, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def winnow_score(idx, val, vecs, ints, scal, hp, fast):
     return dot(vecs[0], idx, val, fast) - winnow_threshold(vecs, hp)
 
 
-@nb.njit(cache=True, inline=INLINE)
-def winnow_step(idx, val, y, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def winnow_step(idx, val, y, vecs, ints, scal, hp, fast):
     """Algorithm 4: ŷ = 1[w·x > N]; w_i ← w_i (1+β)^{(y − ŷ) x_i} (labels 0/1 ↔ −1/+1).
 
     Only a mistake changes weights, and only those of active features (x_i = 1); updated is
@@ -141,7 +141,7 @@ def winnow_step(idx, val, y, vecs, scal, hp, fast):
 
 # -- Weighted Majority and Randomized Weighted Majority --------------------------------------
 
-@nb.njit(cache=True, fastmath={"reassoc"})
+@jit(fastmath={"reassoc"})
 def _dense_vote_reassoc(v, val):
     s = 0.0
     phi = 0.0
@@ -154,7 +154,7 @@ def _dense_vote_reassoc(v, val):
     return s, phi, bad
 
 
-@nb.njit(cache=True)
+@jit()
 def _dense_vote_strict(v, val):
     s = 0.0
     phi = 0.0
@@ -167,7 +167,7 @@ def _dense_vote_strict(v, val):
     return s, phi, bad
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _vote(v, idx, val, fast):
     """(Σ x_n v_n, Σ v_n, violation): violation is 0 iff x ∈ {−1,+1}^d (a CSR row must store
     every column; canonical CSR then has idx[k] = k)."""
@@ -187,7 +187,7 @@ def _vote(v, idx, val, fast):
     return s, phi, bad
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _penalize(idx, val, y, vecs, scal, shrink):
     """Line 8 (Alg. 1) / line 9 (Alg. 2): w_n ← w_n(1 − η) for every expert with x_n ≠ y.
     Returns whether any weight changed. Renormalizes from the counts when Σv < RENORM_LOW."""
@@ -207,7 +207,7 @@ def _penalize(idx, val, y, vecs, scal, shrink):
     return changed
 
 
-@nb.njit(cache=True)
+@jit()
 def _renormalize(vecs, scal, shrink):
     """v_n ← (1−η)^{m_n − r}, r = min_n m_n (the best expert's v is 1). O(d), at most once
     per ~332/log2(1/(1−η)) mistakes of the best expert (RENORM_LOW = 1e-100 ≈ 2⁻³³²)."""
@@ -222,15 +222,15 @@ def _renormalize(vecs, scal, shrink):
     scal[REF] = r
 
 
-@nb.njit(cache=True, inline=INLINE)
-def wm_score(idx, val, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def wm_score(idx, val, vecs, ints, scal, hp, fast):
     """The normalized weighted vote Σ_n x_n w_n / Σ_n w_n ∈ [−1, 1] (line 6's argument / Φ)."""
     s, phi, _ = _vote(vecs[0], idx, val, fast)
     return s / phi
 
 
-@nb.njit(cache=True, inline=INLINE)
-def wm_step(idx, val, y, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def wm_step(idx, val, y, vecs, ints, scal, hp, fast):
     s, phi, bad = _vote(vecs[0], idx, val, fast)
     if bad != 0.0:
         return math.nan, 1.0, False, 0.0
@@ -241,7 +241,7 @@ def wm_step(idx, val, y, vecs, scal, hp, fast):
     return score, pred, changed, 0.0
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def rwm_expert(v, phi, scal, hp):
     """Line 6: I ~ Multinomial(w/Φ) by inversion in expert order with the draw
     u = uniform(seed, 0, t), t = rounds seen: I = min{n : Σ_{m ≤ n} v_m > u·Φ}, where
@@ -258,8 +258,8 @@ def rwm_expert(v, phi, scal, hp):
     return last  # rounding left u·Φ ≥ the computed Σv: the last expert with weight
 
 
-@nb.njit(cache=True, inline=INLINE)
-def rwm_score(idx, val, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def rwm_score(idx, val, vecs, ints, scal, hp, fast):
     """x_I, the sampled expert's prediction for the next round (±1)."""
     v = vecs[0]
     phi = 0.0
@@ -274,8 +274,8 @@ def rwm_score(idx, val, vecs, scal, hp, fast):
     return 0.0
 
 
-@nb.njit(cache=True, inline=INLINE)
-def rwm_step(idx, val, y, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def rwm_step(idx, val, y, vecs, ints, scal, hp, fast):
     """Algorithm 2: predict with expert I (line 7), then the WM update (line 9), which does
     not depend on the draw. aux = I (0-based column of the followed expert)."""
     # Strict order: Φ must be the sequential Σv that rwm_score computes (same draw, same I).
@@ -291,19 +291,19 @@ def rwm_step(idx, val, y, vecs, scal, hp, fast):
 
 # -- family dispatchers ---------------------------------------------------------------------
 
-@nb.njit(cache=True)
-def experts_score(rule, idx, val, vecs, scal, hp, fast):
+@jit()
+def family_score(rule, idx, val, vecs, ints, scal, hp, fast):
     if rule == WINNOW:
-        return winnow_score(idx, val, vecs, scal, hp, fast)
+        return winnow_score(idx, val, vecs, ints, scal, hp, fast)
     if rule == WEIGHTED_MAJORITY:
-        return wm_score(idx, val, vecs, scal, hp, fast)
-    return rwm_score(idx, val, vecs, scal, hp, fast)
+        return wm_score(idx, val, vecs, ints, scal, hp, fast)
+    return rwm_score(idx, val, vecs, ints, scal, hp, fast)
 
 
-@nb.njit(cache=True)
-def experts_step(rule, idx, val, y, vecs, scal, hp, fast):
+@jit()
+def family_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
     if rule == WINNOW:
-        return winnow_step(idx, val, y, vecs, scal, hp, fast)
+        return winnow_step(idx, val, y, vecs, ints, scal, hp, fast)
     if rule == WEIGHTED_MAJORITY:
-        return wm_step(idx, val, y, vecs, scal, hp, fast)
-    return rwm_step(idx, val, y, vecs, scal, hp, fast)
+        return wm_step(idx, val, y, vecs, ints, scal, hp, fast)
+    return rwm_step(idx, val, y, vecs, ints, scal, hp, fast)

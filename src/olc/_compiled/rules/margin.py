@@ -46,12 +46,11 @@ import math
 
 import numba as nb
 
+from ..caching import jit
+from ..rule_ids import ROMMA, AGGRESSIVE_ROMMA, ALMA2, PUMMA
+
 from ..kernels import INLINE, RENORM_HIGH, RENORM_LOW, axpy, dot, scale, sign, sqnorm
 
-ROMMA = 30
-AGGRESSIVE_ROMMA = 31
-ALMA2 = 32
-PUMMA = 33
 
 # scal slots ---------------------------------------------------------------------------------
 S = 0
@@ -79,7 +78,7 @@ ERR_DEN = 1e-4  # ... or exceeds this fraction of 1 − ρ²
 
 # -- tracked vectors ---------------------------------------------------------------------------
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _track_row(idx, vecs, row_list, scal, slot):
     """Record that the coordinates of the row (idx, ·) may now be nonzero."""
     cnt = scal[slot]
@@ -99,7 +98,7 @@ def _track_row(idx, vecs, row_list, scal, slot):
     scal[slot] = float(c + n)
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _clear(vecs, row, row_list, scal, slot):
     """Zero a tracked vector: O(its list), or O(d) when the list says "everything"."""
     cnt = scal[slot]
@@ -114,14 +113,14 @@ def _clear(vecs, row, row_list, scal, slot):
     scal[slot] = 0.0
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _add_row(a, idx, val, vecs, row, row_list, scal, slot):
     """Tracked vector += a·x (O(nnz(x)))."""
     axpy(a, idx, val, vecs[row])
     _track_row(idx, vecs, row_list, scal, slot)
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _add_tracked(a, b, vecs, src, src_list, src_cnt, dst, dst_list, scal, dst_slot):
     """Tracked vector dst += a·(b·src) for a tracked vector src, O(src's list). (Two factors,
     so that a huge a and a tiny b need not be multiplied first.)"""
@@ -150,7 +149,7 @@ def _add_tracked(a, b, vecs, src, src_list, src_cnt, dst, dst_list, scal, dst_sl
     scal[dst_slot] = float(c + n)
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _axpy2(a, b, idx, val, v):
     """v ← v + a·(b·x), touching only the nonzeros of x."""
     if idx is None:
@@ -161,7 +160,7 @@ def _axpy2(a, b, idx, val, v):
             v[idx[k]] += a * (b * val[k])
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _norm_of(v, extra):
     """‖(v, extra)‖ without overflow or underflow of the squares (O(d))."""
     mx = abs(extra)
@@ -177,7 +176,7 @@ def _norm_of(v, extra):
     return mx * math.sqrt(acc)
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _dot_tracked(v, vecs, src, src_list, src_cnt):
     """v · (tracked vector src), O(src's list)."""
     s = vecs[src]
@@ -193,14 +192,14 @@ def _dot_tracked(v, vecs, src, src_list, src_cnt):
     return acc
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _store(idx, val, vecs, row, row_list, scal, slot):
     """Make a tracked vector equal to x (clears the old point first: O(nnz(old) + nnz(x)))."""
     _clear(vecs, row, row_list, scal, slot)
     _add_row(1.0, idx, val, vecs, row, row_list, scal, slot)  # 0 + x: never stores −0.0
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _fold_scale(vecs, scal, slot_raw_bias):
     """v ← S·v (and the raw bias weight), S ← 1: O(d), only when S leaves its range."""
     sc = scal[S]
@@ -210,12 +209,12 @@ def _fold_scale(vecs, scal, slot_raw_bias):
     scal[S] = 1.0
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _in_range(sc):
     return RENORM_LOW <= sc <= RENORM_HIGH
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _renormalize(vecs, scal, slot_raw_bias, f1, f2, new_scale):
     """v ← f2·(f1·v) (and the raw bias weight), S ← new_scale: O(d), rare."""
     v = vecs[0]
@@ -228,12 +227,12 @@ def _renormalize(vecs, scal, slot_raw_bias, f1, f2, new_scale):
 
 # -- ROMMA and aggressive ROMMA ----------------------------------------------------------------
 
-@nb.njit(cache=True, inline=INLINE)
-def romma_score(idx, val, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def romma_score(idx, val, vecs, ints, scal, hp, fast):
     return scal[S] * (dot(vecs[0], idx, val, fast) + scal[R_VB] * hp[0])
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _romma_single(idx, val, y, r, vecs, scal, hp):
     """w ← y·x̃/‖x̃‖², stored as S = 1/r, v = y·x/r (the single-constraint solution)."""
     inv_r = 1.0 / r
@@ -248,15 +247,15 @@ def _romma_single(idx, val, y, r, vecs, scal, hp):
     return True
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _romma_refresh(vecs, scal):
     """Recompute the cached ‖w̃‖ exactly (O(d))."""
     scal[R_NORM] = scal[S] * _norm_of(vecs[0], scal[R_VB])
     scal[R_ERR] = EPS * (2.0 + math.sqrt(vecs.shape[1]))
 
 
-@nb.njit(cache=True, inline=INLINE)
-def romma_step(aggressive, idx, val, y, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def romma_step(aggressive, idx, val, y, vecs, ints, scal, hp, fast):
     """One round of ROMMA (aggressive=False) or aggressive ROMMA (Li & Long 2002).
 
     w_{t+1} = argmin ‖w‖² s.t. w·w_t ≥ ‖w_t‖², y·w·x̃ ≥ 1, on rounds with y·w_t·x̃ ≤ 0
@@ -348,13 +347,13 @@ def romma_step(aggressive, idx, val, y, vecs, scal, hp, fast):
 
 # -- ALMA₂ ---------------------------------------------------------------------------------------
 
-@nb.njit(cache=True, inline=INLINE)
-def alma_score(idx, val, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def alma_score(idx, val, vecs, ints, scal, hp, fast):
     return scal[S] * (dot(vecs[0], idx, val, fast) + scal[A_VB] * hp[3])
 
 
-@nb.njit(cache=True, inline=INLINE)
-def alma_step(idx, val, y, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def alma_step(idx, val, y, vecs, ints, scal, hp, fast):
     """One round of ALMA₂(α; B, C) (Gentile 2001, Fig. 1 with p = 2).
 
     x̂ = x̃/‖x̃‖; γ_k = B/√k, η_k = C/√k; if y·w_k·x̂ ≤ (1 − α)·γ_k:
@@ -400,12 +399,12 @@ def alma_step(idx, val, y, vecs, scal, hp, fast):
 
 # -- PUMMA (p = 2) -----------------------------------------------------------------------------
 
-@nb.njit(cache=True, inline=INLINE)
-def pumma_score(idx, val, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def pumma_score(idx, val, vecs, ints, scal, hp, fast):
     return scal[S] * dot(vecs[0], idx, val, fast) + scal[P_B]
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _pumma_store(idx, val, y, xx, xq, vecs, scal):
     """Replace the stored point of label y by x and update the cached Gram entries."""
     if y > 0.0:
@@ -417,14 +416,14 @@ def _pumma_store(idx, val, y, xx, xq, vecs, scal):
     scal[P_PN] = xq
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _pumma_add_difference(a, b, vecs, scal):
     """v ← v + a·(b·(p − n)), O(nnz(p) + nnz(n))."""
     _add_tracked(a, b, vecs, ROW_P, ROW_PL, scal[P_PCNT], ROW_V, ROW_VL, scal, P_VCNT)
     _add_tracked(-a, b, vecs, ROW_N, ROW_NL, scal[P_NCNT], ROW_V, ROW_VL, scal, P_VCNT)
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _pumma_two_point(r, rel_err, vecs, scal):
     """(w, b) ← the max-margin classifier of {p, n} alone: w = 2(p − n)/‖p − n‖²,
     b = −w·(p + n)/2; stored as S = 2/r, v = (p − n)/r."""
@@ -444,7 +443,7 @@ def _pumma_two_point(r, rel_err, vecs, scal):
     scal[P_ERR] = rel_err
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _pumma_refresh(vecs, scal):
     """Recompute ‖w‖, w·p and w·n exactly (O(d) + O(nnz(p) + nnz(n)))."""
     sc = scal[S]
@@ -455,8 +454,8 @@ def _pumma_refresh(vecs, scal):
     scal[P_ERR] = EPS * (2.0 + math.sqrt(vecs.shape[1]))
 
 
-@nb.njit(cache=True, inline=INLINE)
-def pumma_step(idx, val, y, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def pumma_step(idx, val, y, vecs, ints, scal, hp, fast):
     """One round of PUMMA, p = 2 (Ishibashi, Hatano & Takeda 2008; seed 002 App. B.5).
 
     Initialization (as Algorithm 1 of seed 002): predict +1 (w = 0, b = 1) until the first
@@ -600,25 +599,25 @@ def pumma_step(idx, val, y, vecs, scal, hp, fast):
 
 # -- family dispatch ---------------------------------------------------------------------------
 
-@nb.njit(cache=True)
-def margin_step(rule, idx, val, y, vecs, scal, hp, fast):
+@jit()
+def family_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
     if rule == ROMMA:
-        return romma_step(False, idx, val, y, vecs, scal, hp, fast)
+        return romma_step(False, idx, val, y, vecs, ints, scal, hp, fast)
     if rule == AGGRESSIVE_ROMMA:
-        return romma_step(True, idx, val, y, vecs, scal, hp, fast)
+        return romma_step(True, idx, val, y, vecs, ints, scal, hp, fast)
     if rule == ALMA2:
-        return alma_step(idx, val, y, vecs, scal, hp, fast)
+        return alma_step(idx, val, y, vecs, ints, scal, hp, fast)
     if rule == PUMMA:
-        return pumma_step(idx, val, y, vecs, scal, hp, fast)
+        return pumma_step(idx, val, y, vecs, ints, scal, hp, fast)
     raise ValueError("unknown rule id in the margin family")
 
 
-@nb.njit(cache=True)
-def margin_score(rule, idx, val, vecs, scal, hp, fast):
+@jit()
+def family_score(rule, idx, val, vecs, ints, scal, hp, fast):
     if rule == ROMMA or rule == AGGRESSIVE_ROMMA:
-        return romma_score(idx, val, vecs, scal, hp, fast)
+        return romma_score(idx, val, vecs, ints, scal, hp, fast)
     if rule == ALMA2:
-        return alma_score(idx, val, vecs, scal, hp, fast)
+        return alma_score(idx, val, vecs, ints, scal, hp, fast)
     if rule == PUMMA:
-        return pumma_score(idx, val, vecs, scal, hp, fast)
+        return pumma_score(idx, val, vecs, ints, scal, hp, fast)
     raise ValueError("unknown rule id in the margin family")

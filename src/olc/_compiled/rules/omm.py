@@ -16,6 +16,8 @@ import math
 
 import numba as nb
 
+from ..caching import jit
+
 from ..kernels import (
     INLINE,
     RENORM_HIGH,
@@ -34,15 +36,15 @@ SP, SM, PP, MM, PM, PHASE, Y1, GAMMA = 0, 1, 2, 3, 4, 5, 6, 7
 # hp layout: [rho]
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _norm_u(scal):
     nu2 = scal[PP] + scal[MM] - 2.0 * scal[PM]
     # Rounding can push an exact 0 slightly negative (coinciding certificates).
     return math.sqrt(nu2) if nu2 > 0.0 else 0.0
 
 
-@nb.njit(cache=True, inline=INLINE)
-def omm_score(idx, val, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def omm_score(idx, val, vecs, ints, scal, hp, fast):
     if scal[PHASE] < 2.0:
         return 1.0 if scal[PHASE] == 0.0 else scal[Y1]
     nu = _norm_u(scal)
@@ -55,7 +57,7 @@ def omm_score(idx, val, vecs, scal, hp, fast):
     return (px - mx - 0.5 * (scal[PP] - scal[MM])) / nu
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _store_first(idx, val, vecs, scal, row, slot_scale, slot_sq):
     """Make x the certificate in vecs[row]; False (nothing stored) if ‖x‖² overflows."""
     sq = sqnorm(idx, val)
@@ -67,7 +69,7 @@ def _store_first(idx, val, vecs, scal, row, slot_scale, slot_sq):
     return True
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _move_towards(idx, val, vecs, scal, row, slot_scale, beta):
     """v ← (1−β)v + βx for the certificate in vecs[row] (scale slot ``slot_scale``)."""
     if beta >= 1.0:
@@ -84,8 +86,8 @@ def _move_towards(idx, val, vecs, scal, row, slot_scale, beta):
         scal[slot_scale] = 1.0
 
 
-@nb.njit(cache=True, inline=INLINE)
-def omm_step(idx, val, y, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def omm_step(idx, val, y, vecs, ints, scal, hp, fast):
     """One round of Algorithm 1 (efficient implementation) with aggressiveness ρ = hp[0].
 
     Update test: a_t < ρ·γ_t (line 18) — or a mistake. The two differ only at a_t = 0 exactly,
@@ -176,3 +178,15 @@ def omm_step(idx, val, y, vecs, scal, hp, fast):
             _move_towards(idx, val, vecs, scal, 1, SM, beta)
         scal[GAMMA] = 0.5 * _norm_u(scal)
     return s, pred, True, gamma
+
+
+# -- family dispatchers (one rule; inlined into the family's loops) --------------------------
+
+@jit(inline=INLINE)
+def family_score(rule, idx, val, vecs, ints, scal, hp, fast):
+    return omm_score(idx, val, vecs, ints, scal, hp, fast)
+
+
+@jit(inline=INLINE)
+def family_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
+    return omm_step(idx, val, y, vecs, ints, scal, hp, fast)

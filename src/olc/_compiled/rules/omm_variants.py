@@ -63,13 +63,14 @@ later solve.
 import math
 
 import numba as nb
+
+from ..caching import jit
+from ..rule_ids import NAIVE_OMM, EFFICIENT_OMM_LP
 import numpy as np
 
 from ..kernels import INLINE, dot, is_finite_row, sign
 from ..nearest_point import COLLAPSE, COLLAPSED, dotn, norm2, qr_add, wolfe
 
-NAIVE_OMM = 40
-EFFICIENT_OMM_LP = 41
 
 # -- n-OMM layout -----------------------------------------------------------------------------
 # scal header slots
@@ -119,7 +120,7 @@ def grow_nomm(vecs, scal):
     return new_vecs, new_scal
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _densify(idx, val, out):
     """out ← x (O(len(out)): clears the row first). ``+ 0.0`` turns −0.0 into +0.0, so that a
     dense row with −0.0 entries and the CSR row without them give bit-identical state."""
@@ -133,14 +134,14 @@ def _densify(idx, val, out):
             out[idx[t]] = val[t] + 0.0
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _centered(x, o, y, d, z):
     """z[:d] = y·(x − o) for a densified row x."""
     for j in range(d):
         z[j] = y * ((x[j] - o[j]) + 0.0)
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _row_key(z, d):
     """A fixed weighted sum Σ cⱼ·zⱼ of a centered row (cⱼ ∈ [1, 2), pseudo-random, not
     linear in j, so that sparse 0/1 rows do not collide systematically). Equal rows have
@@ -152,14 +153,14 @@ def _row_key(z, d):
     return s
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _key_block(scal):
     cap = int(scal[CAP])
     start = HEADER + cap + int(scal[KMAX])
     return scal[start:start + cap]
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _already_stored(B, keys, key, z, d, check_label):
     """Is the row z (same label, same centered coordinates) among the rows of B? One key
     comparison per stored row; rows are compared only where the keys agree. The label is
@@ -181,7 +182,7 @@ def _already_stored(B, keys, key, z, d, check_label):
     return False
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _nomm_finish(vecs, scal, status):
     """w, b, γ and the certificates from the solver's λ and corral (O(k·d))."""
     m = vecs.shape[1]
@@ -224,7 +225,7 @@ def _nomm_finish(vecs, scal, status):
     scal[BIAS] = -dotn(w, o, d) - 0.5 * (dotn(w, vp, d) + dotn(w, vm, d))
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _nomm_solve(vecs, scal):
     """Re-solve the max-margin problem of the stored points (warm start)."""
     d = vecs.shape[1] - 2
@@ -245,7 +246,7 @@ def _nomm_solve(vecs, scal):
     _nomm_finish(vecs, scal, status)
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _nomm_start(vecs, scal, z, sigma):
     """Second label seen: V₊ = {x}, V₋ = {x'} (Algorithm 1, lines 12–13). With store = "all"
     the first-label points kept so far (rows 1 … n₁ − 1; row 0 is x₁) get their augmented
@@ -291,15 +292,15 @@ def _nomm_start(vecs, scal, z, sigma):
         _nomm_solve(vecs, scal)
 
 
-@nb.njit(cache=True, inline=INLINE)
-def nomm_score(idx, val, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def nomm_score(idx, val, vecs, ints, scal, hp, fast):
     phase = scal[PHASE]
     if phase < 2.0:
         return 1.0 if phase == 0.0 else scal[Y1]
     return dot(vecs[W], idx, val, fast) + scal[BIAS]
 
 
-@nb.njit(cache=True)
+@jit()
 def _nomm_keep_first(x, vecs, scal):
     """store = "all", phase 1, y = y₁: keep y₁·(x − o) (augmented entries later, when σ is
     known), unless already kept. Returns False (nothing changed) if x is too far from x₁."""
@@ -325,7 +326,7 @@ def _nomm_keep_first(x, vecs, scal):
     return True
 
 
-@nb.njit(cache=True)
+@jit()
 def _nomm_init(x, y, vecs, scal):
     """Lines 2–13 (phases 0 and 1) for a densified finite row x; the other label has not
     been seen yet and, in phase 1, y ≠ y₁ (the first-label rows of store = "all" are kept
@@ -356,7 +357,7 @@ def _nomm_init(x, y, vecs, scal):
     return y1, y1, True, 0.0
 
 
-@nb.njit(cache=True)
+@jit()
 def _nomm_store_and_solve(x, y, vecs, scal, solve):
     """Line 20 (or the §3 text's "keeps all points"): V ← V ∪ {x}; then, on an update round
     (``solve``), lines 25–26: re-solve. Returns False (nothing changed) if x is too far
@@ -390,8 +391,8 @@ def _nomm_store_and_solve(x, y, vecs, scal, solve):
     return True
 
 
-@nb.njit(cache=True, inline=INLINE)
-def nomm_step(idx, val, y, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def nomm_step(idx, val, y, vecs, ints, scal, hp, fast):
     """One round of Algorithm 1, naïve implementation, with aggressiveness ρ = hp[0] and
     store = hp[1] (0: "updates", 1: "all").
 
@@ -457,7 +458,7 @@ LP_W, LP_VPOS, LP_VNEG = 0, 1, 2
 _EPS4 = 4.0 * 2.220446049250313e-16
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _lp_h(u, z, beta, p, inv_m, d):
     """h(β) = Σ ζᵢ·sgn(tᵢ)|tᵢ|^{p−1} and h'(β) = −(p−1)·Σ ζᵢ²|tᵢ|^{p−2}, where tᵢ = (uᵢ − βzᵢ)/M,
     ζᵢ = zᵢ/M: d/dβ ‖u − βz‖_p^p = −p·M^{p−1}·h(β). h' = −inf when some tᵢ = 0 with ζᵢ ≠ 0
@@ -482,7 +483,7 @@ def _lp_h(u, z, beta, p, inv_m, d):
     return h, dh
 
 
-@nb.njit(cache=True)
+@jit()
 def lp_beta(u, z, p, d):
     """β* = argmin_{β∈[0,1]} ‖u − βz‖_p (Eq. 7), to full double precision: the derivative of
     the convex function ‖u − βz‖_p^p is monotone in β; safeguarded Newton on it inside a
@@ -557,7 +558,7 @@ def lp_beta(u, z, p, d):
     return beta
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def lp_norm(u, p, d):
     """‖u‖_p without overflow (scaled by max|uᵢ|)."""
     mx = 0.0
@@ -572,7 +573,7 @@ def lp_norm(u, p, d):
     return mx * s ** (1.0 / p)
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _lp_commit(vecs, scal, u, p, d):
     """w = ℓ(u) = sgn(uᵢ)(|uᵢ|/‖u‖_p)^{p−1} (so ‖w‖_q = 1, w·u = ‖u‖_p), b = −½ w·(v₊ + v₋),
     γ = ‖u‖_p/2 (Lemma 3.1). Returns False (nothing written) if a value is not finite."""
@@ -603,15 +604,15 @@ def _lp_commit(vecs, scal, u, p, d):
     return True
 
 
-@nb.njit(cache=True, inline=INLINE)
-def lp_score(idx, val, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def lp_score(idx, val, vecs, ints, scal, hp, fast):
     phase = scal[LP_PHASE]
     if phase < 2.0:
         return 1.0 if phase == 0.0 else scal[LP_Y1]
     return dot(vecs[LP_W], idx, val, fast) + scal[LP_BIAS]
 
 
-@nb.njit(cache=True)
+@jit()
 def _lp_init(x, y, vecs, scal, p):
     """Lines 2–13 for a densified finite row x (phase 0, or phase 1 with y ≠ y₁)."""
     d = vecs.shape[1]
@@ -639,7 +640,7 @@ def _lp_init(x, y, vecs, scal, p):
     return y1, y1, True, 0.0
 
 
-@nb.njit(cache=True)
+@jit()
 def _lp_update(x, y, vecs, scal, p):
     """The three-point step for a densified row x. Returns False (nothing changed) on a
     non-finite intermediate."""
@@ -673,8 +674,8 @@ def _lp_update(x, y, vecs, scal, p):
     return True
 
 
-@nb.njit(cache=True, inline=INLINE)
-def lp_step(idx, val, y, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def lp_step(idx, val, y, vecs, ints, scal, hp, fast):
     """One round of Algorithm 1 (efficient implementation), ‖·‖ = ℓp (p = hp[1]), ρ = hp[0].
 
     Same phases and update test as the ℓ2 rule (rules/omm.py). Three-point step (§5.1,
@@ -714,15 +715,15 @@ def lp_step(idx, val, y, vecs, scal, hp, fast):
 
 # -- family dispatchers (not inlined: compiled once per layout) ------------------------------
 
-@nb.njit(cache=True)
-def omm_variants_score(rule, idx, val, vecs, scal, hp, fast):
+@jit()
+def family_score(rule, idx, val, vecs, ints, scal, hp, fast):
     if rule == NAIVE_OMM:
-        return nomm_score(idx, val, vecs, scal, hp, fast)
-    return lp_score(idx, val, vecs, scal, hp, fast)  # EFFICIENT_OMM_LP
+        return nomm_score(idx, val, vecs, ints, scal, hp, fast)
+    return lp_score(idx, val, vecs, ints, scal, hp, fast)  # EFFICIENT_OMM_LP
 
 
-@nb.njit(cache=True)
-def omm_variants_step(rule, idx, val, y, vecs, scal, hp, fast):
+@jit()
+def family_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
     if rule == NAIVE_OMM:
-        return nomm_step(idx, val, y, vecs, scal, hp, fast)
-    return lp_step(idx, val, y, vecs, scal, hp, fast)  # EFFICIENT_OMM_LP
+        return nomm_step(idx, val, y, vecs, ints, scal, hp, fast)
+    return lp_step(idx, val, y, vecs, ints, scal, hp, fast)  # EFFICIENT_OMM_LP

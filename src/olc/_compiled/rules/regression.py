@@ -25,20 +25,19 @@ import math
 
 import numba as nb
 
+from ..caching import jit
+from ..rule_ids import PA_REGRESSION, AROW_REGRESSION_FULL, AROW_REGRESSION_DIAGONAL, AROW_REGRESSION_DIAGONAL_PRECISION
+
 from ..kernels import INLINE, axpy, dot, sign, sqnorm
 from .second_order import AROW_DIAGONAL, AROW_DIAGONAL_PRECISION, AROW_FULL, arow_score, arow_update
 
 BIAS = 0
 PA_CLASSIC, PA_I, PA_II = 0, 1, 2
 
-PA_REGRESSION = 70
-AROW_REGRESSION_FULL = 72
-AROW_REGRESSION_DIAGONAL = 73
-AROW_REGRESSION_DIAGONAL_PRECISION = 74
 
 
-@nb.njit(cache=True, inline=INLINE)
-def _pa_regression_step(idx, val, y, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def _pa_regression_step(idx, val, y, vecs, ints, scal, hp, fast):
     s = dot(vecs[0], idx, val, fast) + scal[BIAS]
     pred = sign(s)
     if not math.isfinite(s):
@@ -71,7 +70,7 @@ def _pa_regression_step(idx, val, y, vecs, scal, hp, fast):
     return s, pred, True, 0.0
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _arow_rule(rule):
     if rule == AROW_REGRESSION_FULL:
         return AROW_FULL
@@ -80,8 +79,8 @@ def _arow_rule(rule):
     return AROW_DIAGONAL_PRECISION
 
 
-@nb.njit(cache=True, inline=INLINE)
-def _arow_regression_step(rule, idx, val, y, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def _arow_regression_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
     base = _arow_rule(rule)
     s = arow_score(base, idx, val, vecs, scal, fast)
     pred = sign(s)
@@ -95,8 +94,8 @@ def _arow_regression_step(rule, idx, val, y, vecs, scal, hp, fast):
 
 # -- family dispatchers (ids 70–79) ---------------------------------------------------------------
 
-@nb.njit(cache=True)
-def regression_score(rule, idx, val, vecs, scal, hp, fast):
+@jit()
+def family_score(rule, idx, val, vecs, ints, scal, hp, fast):
     if rule == PA_REGRESSION:
         return dot(vecs[0], idx, val, fast) + scal[BIAS]
     if AROW_REGRESSION_FULL <= rule <= AROW_REGRESSION_DIAGONAL_PRECISION:
@@ -104,10 +103,10 @@ def regression_score(rule, idx, val, vecs, scal, hp, fast):
     raise ValueError("unknown regression rule id")
 
 
-@nb.njit(cache=True)
-def regression_step(rule, idx, val, y, vecs, scal, hp, fast):
+@jit()
+def family_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
     if rule == PA_REGRESSION:
-        return _pa_regression_step(idx, val, y, vecs, scal, hp, fast)
+        return _pa_regression_step(idx, val, y, vecs, ints, scal, hp, fast)
     if AROW_REGRESSION_FULL <= rule <= AROW_REGRESSION_DIAGONAL_PRECISION:
-        return _arow_regression_step(rule, idx, val, y, vecs, scal, hp, fast)
+        return _arow_regression_step(rule, idx, val, y, vecs, ints, scal, hp, fast)
     raise ValueError("unknown regression rule id")

@@ -31,14 +31,13 @@ hp (rule 13): [η, λ, ρ, schedule (0 constant η, 1 η/√t), fit_intercept].
 import math
 
 import numba as nb
+
+from ..caching import jit
+from ..rule_ids import OBJECTIVE_PA, L2_CONSTRAINED_PA, L1_CONSTRAINED_PA, NORMA
 import numpy as np
 
 from ..kernels import INLINE, RENORM_HIGH, RENORM_LOW, axpy, dot, scale, sign, sqnorm
 
-OBJECTIVE_PA = 10
-L2_CONSTRAINED_PA = 11
-L1_CONSTRAINED_PA = 12
-NORMA = 13
 
 # scal slots
 BRAW, S, NORM, ERR, NLIST = 0, 1, 2, 3, 4
@@ -58,7 +57,7 @@ MICHELOT_PASSES = 50  # then sort (see _l1_threshold)
 
 # -- the support list --------------------------------------------------------------------------
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _list_add(idx, val, vecs, scal):
     """Put the nonzero coordinates of x on the support list (O(nnz(x)))."""
     lst = vecs[1]
@@ -80,7 +79,7 @@ def _list_add(idx, val, vecs, scal):
     scal[NLIST] = n
 
 
-@nb.njit(cache=True)
+@jit()
 def _list_compact(vecs, scal):
     """Drop the listed coordinates whose weight is 0 (order kept)."""
     v, lst, pos = vecs[0], vecs[1], vecs[2]
@@ -97,7 +96,7 @@ def _list_compact(vecs, scal):
     scal[NLIST] = k
 
 
-@nb.njit(cache=True)
+@jit()
 def _renormalize(vecs, scal):
     """Fold the scale into v (w unchanged): O(nnz(w)) over the support list."""
     s = scal[S]
@@ -109,7 +108,7 @@ def _renormalize(vecs, scal):
     scal[S] = 1.0
 
 
-@nb.njit(cache=True)
+@jit()
 def _exact_norm(vecs, scal, l1):
     """‖w̃‖₁ (l1) or ‖w̃‖², summed over the support list; also resets the error bound."""
     s = scal[S]
@@ -126,7 +125,7 @@ def _exact_norm(vecs, scal, l1):
     return acc
 
 
-@nb.njit(cache=True)
+@jit()
 def _remove_small(vecs, scal, sigma, l1):
     """Small-weight removal (seed 000 §3.3, Eq. 3.17 corrected: w_{t+1} = w''_t − v_t).
 
@@ -171,12 +170,12 @@ def _remove_small(vecs, scal, sigma, l1):
 
 # -- shared pieces of rules 10-12 ------------------------------------------------------------
 
-@nb.njit(cache=True, inline=INLINE)
-def sd_score(idx, val, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def sd_score(idx, val, vecs, ints, scal, hp, fast):
     return scal[S] * (dot(vecs[0], idx, val, fast) + scal[BRAW])
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _active(m, mode):
     """The update test on the margin m = y(w·x + b)."""
     if mode == UPDATE_MISTAKE:
@@ -186,7 +185,7 @@ def _active(m, mode):
     return True
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _scaled_step(idx, val, vecs, scal, step, bias, shrink):
     """w̃ ← (w̃ + step·x̃)/shrink in O(nnz(x)): v += (step/S)·x, BRAW += step/S, S ← S/shrink."""
     if step != 0.0:
@@ -204,7 +203,7 @@ def _scaled_step(idx, val, vecs, scal, step, bias, shrink):
             _renormalize(vecs, scal)
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _track_sq(vecs, scal, new_sq, w_sq, tau, m, tau2a, step_norm, nx, shrink):
     """Store the incrementally computed ‖w̃'‖² = (W + 2τm + τ²a)/shrink² with its error bound
     (rounding of the three terms, and of the dot product m: nnz(x)·eps·‖w̃‖‖x̃‖ times 2τ);
@@ -218,7 +217,7 @@ def _track_sq(vecs, scal, new_sq, w_sq, tau, m, tau2a, step_norm, nx, shrink):
         _exact_norm(vecs, scal, False)
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _reset_to_x(idx, val, vecs, scal, c, bias):
     """w̃ ← c·x̃ (O(nnz(w) + nnz(x))): clear the listed coordinates, then write x."""
     v, lst, pos = vecs[0], vecs[1], vecs[2]
@@ -235,15 +234,15 @@ def _reset_to_x(idx, val, vecs, scal, c, bias):
 
 # -- rule 10: objective-regularized PA -------------------------------------------------------
 
-@nb.njit(cache=True, inline=INLINE)
-def objective_pa_step(idx, val, y, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def objective_pa_step(idx, val, y, vecs, ints, scal, hp, fast):
     """Problem (3.1): w_{t+1} = argmin ½‖w − w_t‖² + (α/2)‖w‖² s.t. y(w·x) ≥ 1.
 
     Exact solution for any w_t (Lemma 3.1 gives it when the margin constraint is active):
     w_{t+1} = (w_t + τ·y·x)/(1 + α), τ = max(0, 1 + α − y·w_t·x)/‖x‖² — equal to the lemma's
     (ℓ + α)/‖x‖² whenever y·w_t·x ≤ 1. x = 0 (no bias): the problem is infeasible, the round is
     skipped (no update)."""
-    s = sd_score(idx, val, vecs, scal, hp, fast)
+    s = sd_score(idx, val, vecs, ints, scal, hp, fast)
     pred = sign(s)
     if not math.isfinite(s):
         return s, pred, False, 0.0
@@ -279,8 +278,8 @@ def objective_pa_step(idx, val, y, vecs, scal, hp, fast):
 
 # -- rule 11: L2-norm-constrained PA ---------------------------------------------------------
 
-@nb.njit(cache=True, inline=INLINE)
-def l2_pa_step(idx, val, y, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def l2_pa_step(idx, val, y, vecs, ints, scal, hp, fast):
     """Problem (3.9): w_{t+1} = argmin ½‖w − w_t‖² s.t. y(w·x) ≥ 1 and ‖w‖ ≤ β, solved exactly
     as the projection of w_t onto the intersection of the half-space and the ball:
 
@@ -292,7 +291,7 @@ def l2_pa_step(idx, val, y, vecs, scal, hp, fast):
        β²‖x‖² = 1: the feasible set is the single point y·x/‖x‖², which becomes w;
        β²‖x‖² < 1: infeasible, the round is skipped (no update).
     """
-    s = sd_score(idx, val, vecs, scal, hp, fast)
+    s = sd_score(idx, val, vecs, ints, scal, hp, fast)
     pred = sign(s)
     if not math.isfinite(s):
         return s, pred, False, 0.0
@@ -361,7 +360,7 @@ def l2_pa_step(idx, val, y, vecs, scal, hp, fast):
 
 # -- rule 12: L1-norm-constrained PA ---------------------------------------------------------
 
-@nb.njit(cache=True)
+@jit()
 def _l1_threshold(u, n, beta, buf):
     """θ ≥ 0 of the Euclidean projection onto {‖w‖₁ ≤ β}: w_j = sign(u_j)·max(|u_j| − θ, 0),
     θ = 0 when ‖u‖₁ ≤ β, else Σ max(|u_j| − θ, 0) = β.
@@ -407,7 +406,7 @@ def _l1_threshold(u, n, beta, buf):
     return theta if theta > 0.0 else 0.0
 
 
-@nb.njit(cache=True)
+@jit()
 def _l1_piece(tau, wt, z, n, beta, u, buf):
     """The affine piece of h(τ) = y·x·P(w_t + τ·y·x) through τ: (intercept, slope, scale), with
     h = intercept + slope·τ on the piece, and scale a magnitude for the rounding tolerance."""
@@ -445,7 +444,7 @@ def _l1_piece(tau, wt, z, n, beta, u, buf):
     return inter, slope, mag + abs((sw - beta) * c / k) + slope * tau
 
 
-@nb.njit(cache=True)
+@jit()
 def _l1_solve(wt, z, n, beta, a):
     """The optimal multiplier τ* ≥ 0 of the margin constraint of problem (3.10) and θ*.
 
@@ -489,7 +488,7 @@ def _l1_solve(wt, z, n, beta, a):
     return -1.0, 0.0
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _soft(u, theta):
     if u > theta:
         return u - theta
@@ -498,7 +497,7 @@ def _soft(u, theta):
     return 0.0
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _l1_project_step(idx, val, y, vecs, scal, beta, bias, a):
     """The exact solution of (3.10) when the L1 ball is active: gather w_t and z = y·x over
     the support list ∪ supp(x) (∪ the bias), solve the dual, write w = P(w_t + τ*z) back.
@@ -566,8 +565,8 @@ def _l1_project_step(idx, val, y, vecs, scal, beta, bias, a):
     return True
 
 
-@nb.njit(cache=True, inline=INLINE)
-def l1_pa_step(idx, val, y, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def l1_pa_step(idx, val, y, vecs, ints, scal, hp, fast):
     """Problem (3.10): w_{t+1} = argmin ½‖w − w_t‖² s.t. y(w·x) ≥ 1 and ‖w‖₁ ≤ β, exactly.
 
     Fast path, O(nnz(x)) with ‖w‖₁ maintained incrementally: the PA step w_t + τ₁·y·x,
@@ -577,7 +576,7 @@ def l1_pa_step(idx, val, y, vecs, scal, hp, fast):
     every nonzero weight.
     Infeasible when β·‖x‖_∞ < 1 (max of y·w·x over the ball); x = 0 without a bias is the
     extreme case. Infeasible rounds are skipped (no update)."""
-    s = sd_score(idx, val, vecs, scal, hp, fast)
+    s = sd_score(idx, val, vecs, ints, scal, hp, fast)
     pred = sign(s)
     if not math.isfinite(s):
         return s, pred, False, 0.0
@@ -644,13 +643,13 @@ def l1_pa_step(idx, val, y, vecs, scal, hp, fast):
 
 # -- rule 13: NORMA --------------------------------------------------------------------------
 
-@nb.njit(cache=True, inline=INLINE)
-def norma_score(idx, val, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def norma_score(idx, val, vecs, ints, scal, hp, fast):
     return scal[S] * dot(vecs[0], idx, val, fast) + scal[BRAW]
 
 
-@nb.njit(cache=True, inline=INLINE)
-def norma_step(idx, val, y, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def norma_step(idx, val, y, vecs, ints, scal, hp, fast):
     """NORMA (Kivinen, Smola & Williamson 2004, §III-A), linear kernel, fixed margin ρ.
 
     f_t(x) = w·x + b; σ_t = 1 if y·f_t(x_t) < ρ else 0; every round
@@ -658,7 +657,7 @@ def norma_step(idx, val, y, vecs, scal, hp, fast):
     η_t = η (constant) or η/√t, t = 1, 2, ... the round. The shrink is O(1): w = S·v.
     ``updated`` reports σ_t (the example entered the expansion); the shrink happens on every
     round, as the regularizer's gradient step."""
-    s = norma_score(idx, val, vecs, scal, hp, fast)
+    s = norma_score(idx, val, vecs, ints, scal, hp, fast)
     pred = sign(s)
     if not math.isfinite(s):
         return s, pred, False, 0.0
@@ -684,19 +683,19 @@ def norma_step(idx, val, y, vecs, scal, hp, fast):
 
 # -- family dispatchers ----------------------------------------------------------------------
 
-@nb.njit(cache=True)
-def regularized_step(rule, idx, val, y, vecs, scal, hp, fast):
+@jit()
+def family_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
     if rule == OBJECTIVE_PA:
-        return objective_pa_step(idx, val, y, vecs, scal, hp, fast)
+        return objective_pa_step(idx, val, y, vecs, ints, scal, hp, fast)
     if rule == L2_CONSTRAINED_PA:
-        return l2_pa_step(idx, val, y, vecs, scal, hp, fast)
+        return l2_pa_step(idx, val, y, vecs, ints, scal, hp, fast)
     if rule == L1_CONSTRAINED_PA:
-        return l1_pa_step(idx, val, y, vecs, scal, hp, fast)
-    return norma_step(idx, val, y, vecs, scal, hp, fast)
+        return l1_pa_step(idx, val, y, vecs, ints, scal, hp, fast)
+    return norma_step(idx, val, y, vecs, ints, scal, hp, fast)
 
 
-@nb.njit(cache=True)
-def regularized_score(rule, idx, val, vecs, scal, hp, fast):
+@jit()
+def family_score(rule, idx, val, vecs, ints, scal, hp, fast):
     if rule == NORMA:
-        return norma_score(idx, val, vecs, scal, hp, fast)
-    return sd_score(idx, val, vecs, scal, hp, fast)
+        return norma_score(idx, val, vecs, ints, scal, hp, fast)
+    return sd_score(idx, val, vecs, ints, scal, hp, fast)

@@ -37,26 +37,26 @@ hp layout: [r, fit_intercept].
 import math
 
 import numba as nb
+
+from ..caching import jit
+from ..rule_ids import AROW_FULL, AROW_DIAGONAL, AROW_DIAGONAL_PRECISION
 import numpy as np
 
 from ..kernels import INLINE, dot, sign
 
 BIAS, SIGMA_B = 0, 1
 
-AROW_FULL = 65
-AROW_DIAGONAL = 66
-AROW_DIAGONAL_PRECISION = 67
 
 
 # -- full covariance ---------------------------------------------------------------------------
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def full_score(idx, val, vecs, fast):
     """μ·x + μ_b (the bias coordinate is the last entry of μ)."""
     return dot(vecs[0], idx, val, fast) + vecs[0, vecs.shape[1] - 1]
 
 
-@nb.njit(cache=True)
+@jit()
 def _full_sigma_x(idx, val, vecs, bias, z):
     """z ← Σx̃ and returns x̃ᵀΣx̃ (clamped at 0). Rows of Σ are read for the nonzeros of x,
     in increasing column order for both layouts (dense zeros skipped), so dense and CSR rows
@@ -96,7 +96,7 @@ def _full_sigma_x(idx, val, vecs, bias, z):
     return v if v > 0.0 else 0.0
 
 
-@nb.njit(cache=True)
+@jit()
 def full_update(idx, val, vecs, hp, coef_numerator):
     """Apply μ ← μ + c·Σx̃/β with c = ``coef_numerator`` (y(1 − m) or the residual), and
     Σ ← Σ − Σx̃x̃ᵀΣ/β. Returns 1 (updated), 0 (x̃ᵀΣx̃ = 0: nothing moves) or -1 (the update
@@ -139,12 +139,12 @@ def full_update(idx, val, vecs, hp, coef_numerator):
 
 # -- diagonal covariance ------------------------------------------------------------------------
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def diagonal_score(idx, val, vecs, scal, fast):
     return dot(vecs[0], idx, val, fast) + scal[BIAS]
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _diag_confidence(idx, val, vecs, scal, bias):
     """(x̃ᵀΣx̃, max |Σᵢᵢx̃ᵢ|) for diagonal Σ, O(nnz)."""
     sig = vecs[1]
@@ -169,7 +169,7 @@ def _diag_confidence(idx, val, vecs, scal, bias):
     return (v if v > 0.0 else 0.0), zmax
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _shrink_diag(s, x, beta, r, precision):
     """New Σᵢᵢ for old value s and input coordinate x."""
     if precision:
@@ -179,7 +179,7 @@ def _shrink_diag(s, x, beta, r, precision):
     return new if new > 0.0 else 0.0
 
 
-@nb.njit(cache=True)
+@jit()
 def diagonal_update(idx, val, vecs, scal, hp, coef_numerator, precision):
     """The diagonal variants' μ and Σ update (see the module docstring); same return codes
     as ``full_update``."""
@@ -220,14 +220,14 @@ def diagonal_update(idx, val, vecs, scal, hp, coef_numerator, precision):
 
 # -- the classification rule (Fig. 31.6) --------------------------------------------------------
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def arow_score(rule, idx, val, vecs, scal, fast):
     if rule == AROW_FULL:
         return full_score(idx, val, vecs, fast)
     return diagonal_score(idx, val, vecs, scal, fast)
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def arow_update(rule, idx, val, vecs, scal, hp, coef_numerator):
     if rule == AROW_FULL:
         return full_update(idx, val, vecs, hp, coef_numerator)
@@ -235,8 +235,8 @@ def arow_update(rule, idx, val, vecs, scal, hp, coef_numerator):
                            rule == AROW_DIAGONAL_PRECISION)
 
 
-@nb.njit(cache=True, inline=INLINE)
-def _arow_classification_step(rule, idx, val, y, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def _arow_classification_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
     s = arow_score(rule, idx, val, vecs, scal, fast)
     pred = sign(s)
     if not math.isfinite(s):
@@ -252,15 +252,15 @@ def _arow_classification_step(rule, idx, val, y, vecs, scal, hp, fast):
 
 # -- family dispatchers (ids 65–69) ---------------------------------------------------------------
 
-@nb.njit(cache=True)
-def second_order_score(rule, idx, val, vecs, scal, hp, fast):
+@jit()
+def family_score(rule, idx, val, vecs, ints, scal, hp, fast):
     if rule == AROW_FULL or rule == AROW_DIAGONAL or rule == AROW_DIAGONAL_PRECISION:
         return arow_score(rule, idx, val, vecs, scal, fast)
     raise ValueError("unknown second-order rule id")
 
 
-@nb.njit(cache=True)
-def second_order_step(rule, idx, val, y, vecs, scal, hp, fast):
+@jit()
+def family_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
     if rule == AROW_FULL or rule == AROW_DIAGONAL or rule == AROW_DIAGONAL_PRECISION:
-        return _arow_classification_step(rule, idx, val, y, vecs, scal, hp, fast)
+        return _arow_classification_step(rule, idx, val, y, vecs, ints, scal, hp, fast)
     raise ValueError("unknown second-order rule id")

@@ -29,6 +29,9 @@ import math
 
 import numba as nb
 
+from ..caching import jit
+from ..rule_ids import SGD, SGD_REGRESSION
+
 from ..kernels import INLINE, RENORM_LOW, axpy, dot, scale, sign
 
 BIAS, SCALE, T = 0, 1, 2
@@ -36,16 +39,14 @@ BIAS, SCALE, T = 0, 1, 2
 CONSTANT, INV_T, INV_SQRT_T = 0, 1, 2
 HINGE, LOGISTIC, SQUARED_HINGE, SQUARED = 0, 1, 2, 3
 
-SGD = 60
-SGD_REGRESSION = 61
 
 
-@nb.njit(cache=True, inline=INLINE)
-def sgd_linear_score(idx, val, vecs, scal, hp, fast):
+@jit(inline=INLINE)
+def sgd_linear_score(idx, val, vecs, ints, scal, hp, fast):
     return scal[SCALE] * dot(vecs[0], idx, val, fast) + scal[BIAS]
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def step_size(eta0, schedule, t):
     """η_t for round t ≥ 1."""
     if schedule == INV_T:
@@ -55,7 +56,7 @@ def step_size(eta0, schedule, t):
     return eta0
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def loss_derivative(loss, y, s):
     """ℓ'(s) = ∂ℓ(y, s)/∂s."""
     if loss == SQUARED:
@@ -73,7 +74,7 @@ def loss_derivative(loss, y, s):
     return -y / (1.0 + math.exp(z))
 
 
-@nb.njit(cache=True, inline=INLINE)
+@jit(inline=INLINE)
 def _max_abs(val):
     m = 0.0
     for k in range(val.shape[0]):
@@ -83,8 +84,8 @@ def _max_abs(val):
     return m
 
 
-@nb.njit(cache=True, inline=INLINE)
-def _sgd_round(idx, val, y, vecs, scal, hp, fast, loss):
+@jit(inline=INLINE)
+def _sgd_round(idx, val, y, vecs, ints, scal, hp, fast, loss):
     a = scal[SCALE]
     s = a * dot(vecs[0], idx, val, fast) + scal[BIAS]
     pred = sign(s)
@@ -124,17 +125,17 @@ def _sgd_round(idx, val, y, vecs, scal, hp, fast, loss):
 
 # -- family dispatchers (ids 60–64) ---------------------------------------------------------------
 
-@nb.njit(cache=True)
-def sgd_score(rule, idx, val, vecs, scal, hp, fast):
+@jit()
+def family_score(rule, idx, val, vecs, ints, scal, hp, fast):
     if rule == SGD or rule == SGD_REGRESSION:
-        return sgd_linear_score(idx, val, vecs, scal, hp, fast)
+        return sgd_linear_score(idx, val, vecs, ints, scal, hp, fast)
     raise ValueError("unknown SGD rule id")
 
 
-@nb.njit(cache=True)
-def sgd_step(rule, idx, val, y, vecs, scal, hp, fast):
+@jit()
+def family_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
     if rule == SGD:
-        return _sgd_round(idx, val, y, vecs, scal, hp, fast, hp[3])
+        return _sgd_round(idx, val, y, vecs, ints, scal, hp, fast, hp[3])
     if rule == SGD_REGRESSION:
-        return _sgd_round(idx, val, y, vecs, scal, hp, fast, SQUARED)
+        return _sgd_round(idx, val, y, vecs, ints, scal, hp, fast, SQUARED)
     raise ValueError("unknown SGD rule id")

@@ -1,0 +1,182 @@
+"""Per-family compiled loops: compiled on first use, cached on disk, announced while compiling.
+
+The loop source (``loops.py``) is written once; ``load(family)`` executes it as a module of its
+own (``olc._compiled._loops_<family>``) whose ``family_step`` / ``family_score`` are that
+family's rule dispatchers, so each family gets its own compiled loops and running the
+perceptron never compiles OBPM. Each module instance is a plain module with module-level
+dispatchers, which numba's disk cache reuses across processes (DESIGN.md: function arguments
+and run-time closures defeat it).
+
+Disk cache: ``<root>/<family>-<fingerprint>`` where the fingerprint hashes the family's
+compiled sources and the shared core (``rule_ids.Family.sources``, ``CORE_SOURCES``); shared
+helpers are cached in ``<root>/core-<fingerprint>``. ``<root>`` is ``$NUMBA_CACHE_DIR/olc``
+when set, else ``<user cache>/olc/numba``.
+
+The moment numba starts compiling a family's entry point, one line on stderr says so (set
+``OLC_COMPILE_NOTICE=0`` to silence it); the seconds spent are kept per family
+(:func:`compile_seconds`).
+"""
+import hashlib
+import importlib
+import importlib.util
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+from . import caching
+from .rule_ids import CORE_SOURCES, FAMILIES, family_of
+
+_HERE = Path(__file__).parent
+_CORE_MODULES = ("kernels", "random", "scaled")
+ENTRY_POINTS = ("run_dense", "run_csr", "score_dense", "score_csr")
+_ENTRY_LAYOUT = {"run_dense": "dense rows", "score_dense": "dense rows",
+                 "run_csr": "sparse rows", "score_csr": "sparse rows"}
+
+# Cold compile of both layouts, measured with `olc warmup --all` on the 2-core reference
+# machine (docs/architecture.md); the notice quotes the layout's half.
+ESTIMATED_SECONDS = {
+    "linear": 6, "omm": 6, "regularized": 30, "experts": 14, "margin": 30,
+    "omm_variants": 40, "bayes_point": 16, "sgd": 8, "second_order": 14, "regression": 14,
+}
+
+_lock = threading.RLock()
+_loaded = {}          # family name -> loops module instance
+_loading = None       # the Family whose loops module is executing (read by loops.py)
+_entry_family = {}    # id(dispatcher) -> (family name, entry name)
+_compile_seconds = {}  # family name -> seconds spent compiling in this process
+_core_ready = False
+
+
+def _fingerprint(files):
+    digest = hashlib.sha256()
+    for rel in sorted(set(files)):
+        digest.update(rel.encode())
+        digest.update((_HERE / rel).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def fingerprint(family):
+    """Hash of every compiled source file ``family`` depends on."""
+    return _fingerprint(CORE_SOURCES + FAMILIES[family].sources)
+
+
+def cache_root():
+    from numba.core import config
+
+    if config.CACHE_DIR:
+        return Path(config.CACHE_DIR) / "olc"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("olc")) / "numba"
+
+
+def cache_dir(family):
+    return cache_root() / f"{family}-{fingerprint(family)}"
+
+
+def _ensure_core():
+    global _core_ready
+    if _core_ready:
+        return
+    directory = cache_root() / f"core-{_fingerprint(CORE_SOURCES)}"
+    for name in _CORE_MODULES:
+        module = importlib.import_module(f"{__package__}.{name}")
+        caching.enable_cache(module.__name__, directory)
+    _install_notice()
+    _core_ready = True
+
+
+def loading():
+    """The family whose loops module is being executed (``loops.py`` asks at import)."""
+    if _loading is None:
+        raise ImportError("olc._compiled.loops is a template: get a family's loops with "
+                          "olc._compiled.families.load(name) or loops_for(rule)")
+    return _loading
+
+
+def load(family):
+    """The compiled loops module of ``family`` (a name), importing and caching it once."""
+    global _loading
+    module = _loaded.get(family)
+    if module is not None:
+        return module
+    with _lock:
+        if family in _loaded:
+            return _loaded[family]
+        spec = FAMILIES[family]
+        _ensure_core()
+        directory = cache_dir(family)
+        rules = importlib.import_module(f"{__package__}.{spec.module}")
+        for rel in spec.sources:
+            name = f"{__package__}." + rel[:-3].replace("/", ".")
+            importlib.import_module(name)
+            caching.enable_cache(name, directory)
+        template = importlib.util.find_spec(f"{__package__}.loops")
+        instance_name = f"{__package__}._loops_{family}"
+        instance_spec = importlib.util.spec_from_file_location(instance_name, template.origin)
+        module = importlib.util.module_from_spec(instance_spec)
+        _loading = spec
+        try:
+            module.family_step, module.family_score = rules.family_step, rules.family_score
+            instance_spec.loader.exec_module(module)
+        finally:
+            _loading = None
+        sys.modules[instance_name] = module
+        caching.enable_cache(instance_name, directory)
+        for entry in ENTRY_POINTS:
+            _entry_family[id(getattr(module, entry))] = (family, entry)
+        _loaded[family] = module
+        return module
+
+
+def loops_for(rule):
+    """The compiled loops module of the family that holds ``rule`` (an id)."""
+    return load(family_of(rule).name)
+
+
+def ensure_cached(family):
+    """Point the disk cache of ``family``'s compiled functions at their fingerprinted folder
+    (for code that calls them outside the loops, e.g. ``olc.max_margin``)."""
+    load(family)
+
+
+def compile_seconds():
+    """{family: seconds} spent compiling olc's loops in this process."""
+    return dict(_compile_seconds)
+
+
+# -- the compile notice ----------------------------------------------------------------------
+
+def _notice_enabled():
+    return os.environ.get("OLC_COMPILE_NOTICE", "1") not in ("0", "false", "no")
+
+
+def _install_notice():
+    from numba.core import event
+
+    class _Notice(event.Listener):
+        def __init__(self):
+            self._started = {}
+
+        def on_start(self, ev):
+            key = _entry_family.get(id(ev.data["dispatcher"]))
+            if key is None:
+                return
+            self._started[key] = time.perf_counter()
+            family, entry = key
+            if _notice_enabled():
+                estimate = max(1, round(ESTIMATED_SECONDS.get(family, 20) / 2))
+                print(f"olc: compiling {family} ({FAMILIES[family].description}) for "
+                      f"{_ENTRY_LAYOUT[entry]}, {entry.split('_')[0]}, on this machine, "
+                      f"once: ~{estimate} s", file=sys.stderr, flush=True)
+
+        def on_end(self, ev):
+            key = _entry_family.get(id(ev.data["dispatcher"]))
+            if key is None or key not in self._started:
+                return
+            elapsed = time.perf_counter() - self._started.pop(key)
+            _compile_seconds[key[0]] = _compile_seconds.get(key[0], 0.0) + elapsed
+
+    event.register("numba:compile", _Notice())

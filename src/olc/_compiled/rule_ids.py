@@ -1,0 +1,102 @@
+"""Rule ids and compiled families: the one table that the learners, the compiled rules and the
+loaders all import (pure Python: importing it compiles nothing).
+
+A *rule* is one update rule (an integer id passed to the compiled loop); a *family* is a group
+of rules compiled together, into one loop per input layout, the first time one of them is used
+(``families.py``). Running the perceptron therefore compiles the ``linear`` family only, never
+OBPM or n-OMM.
+
+Each family names its rule module (which defines ``family_score`` and ``family_step``, the
+dispatch among its own rules) and every compiled source file its code depends on, so that its
+disk cache is keyed by exactly those files (``families.fingerprint``).
+"""
+from dataclasses import dataclass
+
+# Perceptron and Passive-Aggressive (family "linear")
+PERCEPTRON = 1
+PASSIVE_AGGRESSIVE = 2
+# Online Maximum Margin, ℓ2 closed form (family "omm")
+EFFICIENT_OMM_L2 = 3
+# Shen & Dietterich's regularized PA learners and NORMA (family "regularized")
+OBJECTIVE_PA = 10
+L2_CONSTRAINED_PA = 11
+L1_CONSTRAINED_PA = 12
+NORMA = 13
+# Winnow and the experts algorithms (family "experts")
+WINNOW = 20
+WEIGHTED_MAJORITY = 21
+RANDOMIZED_WEIGHTED_MAJORITY = 22
+# Large-margin baselines of the OMM paper (family "margin")
+ROMMA = 30
+AGGRESSIVE_ROMMA = 31
+ALMA2 = 32
+PUMMA = 33
+# OMM variants (family "omm_variants")
+NAIVE_OMM = 40
+EFFICIENT_OMM_LP = 41
+# Bayes point learners (family "bayes_point")
+GENERALIZED_PERCEPTRON = 50
+OBPM = 51
+# Stochastic gradient descent (family "sgd")
+SGD = 60
+SGD_REGRESSION = 61
+# AROW (family "second_order")
+AROW_FULL = 65
+AROW_DIAGONAL = 66
+AROW_DIAGONAL_PRECISION = 67
+# Regression (family "regression")
+PA_REGRESSION = 70
+AROW_REGRESSION_FULL = 72
+AROW_REGRESSION_DIAGONAL = 73
+AROW_REGRESSION_DIAGONAL_PRECISION = 74
+
+# Compiled helpers every family uses (relative to this package).
+CORE_SOURCES = ("kernels.py", "random.py", "scaled.py", "loops.py", "rule_ids.py",
+                "caching.py")
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    rules: tuple          # rule ids compiled in this family
+    module: str           # rule module (relative), defines family_score / family_step
+    sources: tuple        # compiled source files besides CORE_SOURCES (relative paths)
+    description: str
+
+
+FAMILIES = {f.name: f for f in (
+    Family("linear", (PERCEPTRON, PASSIVE_AGGRESSIVE), "rules.linear",
+           ("rules/linear.py",), "Perceptron, Passive-Aggressive"),
+    Family("omm", (EFFICIENT_OMM_L2,), "rules.omm", ("rules/omm.py",),
+           "Online Maximum Margin (ℓ2)"),
+    Family("regularized", (OBJECTIVE_PA, L2_CONSTRAINED_PA, L1_CONSTRAINED_PA, NORMA),
+           "rules.regularized", ("rules/regularized.py",),
+           "regularized and norm-constrained PA, NORMA"),
+    Family("experts", (WINNOW, WEIGHTED_MAJORITY, RANDOMIZED_WEIGHTED_MAJORITY),
+           "rules.experts", ("rules/experts.py",), "Winnow, (Randomized) Weighted Majority"),
+    Family("margin", (ROMMA, AGGRESSIVE_ROMMA, ALMA2, PUMMA), "rules.margin",
+           ("rules/margin.py",), "ROMMA, aggressive ROMMA, ALMA, PUMMA"),
+    Family("omm_variants", (NAIVE_OMM, EFFICIENT_OMM_LP), "rules.omm_variants",
+           ("rules/omm_variants.py", "nearest_point.py"), "n-OMM, ℓp e-OMM"),
+    Family("bayes_point", (GENERALIZED_PERCEPTRON, OBPM), "rules.bayes_point",
+           ("rules/bayes_point.py", "rules/linear.py"),
+           "generalized perceptron, Online Bayes Point Machine"),
+    Family("sgd", (SGD, SGD_REGRESSION), "rules.sgd", ("rules/sgd.py",),
+           "SGD classification and regression"),
+    Family("second_order", (AROW_FULL, AROW_DIAGONAL, AROW_DIAGONAL_PRECISION),
+           "rules.second_order", ("rules/second_order.py",), "AROW"),
+    Family("regression", (PA_REGRESSION, AROW_REGRESSION_FULL, AROW_REGRESSION_DIAGONAL,
+                          AROW_REGRESSION_DIAGONAL_PRECISION), "rules.regression",
+           ("rules/regression.py", "rules/second_order.py", "rules/linear.py"),
+           "PA and AROW regression"),
+)}
+
+_FAMILY_OF_RULE = {rule: family for family in FAMILIES.values() for rule in family.rules}
+
+
+def family_of(rule):
+    """The :class:`Family` that compiles ``rule``."""
+    try:
+        return _FAMILY_OF_RULE[int(rule)]
+    except KeyError:
+        raise ValueError(f"unknown rule id {rule!r}") from None

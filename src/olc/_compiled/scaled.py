@@ -1,0 +1,142 @@
+"""The scaled-vector kernel: one implementation of ``w = s·v`` for every rule that shrinks,
+normalizes or forms convex combinations (the design of scikit-learn's ``WeightVector``).
+
+A scaled vector is a row ``v`` of ``vecs`` and a scale ``s`` kept in a named ``scal`` slot,
+representing ``w = s·v``. Multiplying w by a constant changes s only (O(1)); adding a·x
+changes v on the nonzeros of x (O(nnz(x))). The vector is folded (``v ← s·v``, ``s ← 1``)
+only when s leaves [RENORM_LOW, RENORM_HIGH], so neither s nor v over- or underflows.
+
+Optionally the vector's *support* is tracked: the coordinates it may be nonzero on, kept as a
+set in the rule's integer state (``ints``, int64): a count slot, a list block and a position
+block (position + 1 of each listed coordinate, 0 when absent), each block of length d.
+Whole-vector operations (fold, clear, exact norm) then cost O(support) instead of O(d).
+
+Squared norms are the caller's to keep (they are formulas of the rule: ‖w + a·x‖² =
+‖w‖² + 2a·w·x + a²‖x‖²); ``support_sqnorm`` recomputes one exactly.
+"""
+import math
+
+from .caching import jit
+from .kernels import INLINE, dot
+
+RENORM_LOW = 1e-100
+RENORM_HIGH = 1e100
+
+
+@jit(inline=INLINE)
+def sv_dot(v, s, idx, val, fast):
+    """w·x for w = s·v."""
+    return s * dot(v, idx, val, fast)
+
+
+@jit(inline=INLINE)
+def sv_in_range(s):
+    return RENORM_LOW <= abs(s) <= RENORM_HIGH
+
+
+@jit(inline=INLINE)
+def sv_fold(v, scal, slot_s):
+    """v ← s·v, s ← 1 (O(d)): the represented w is unchanged."""
+    s = scal[slot_s]
+    for j in range(v.shape[0]):
+        v[j] *= s
+    scal[slot_s] = 1.0
+
+
+@jit(inline=INLINE)
+def sv_add(v, scal, slot_s, a, idx, val):
+    """w ← w + a·x in O(nnz(x)) (v += (a/s)·x; folds first if a/s is not finite)."""
+    if a == 0.0:
+        return
+    coef = a / scal[slot_s]
+    if not math.isfinite(coef):
+        sv_fold(v, scal, slot_s)
+        coef = a
+    if idx is None:
+        for j in range(val.shape[0]):
+            v[j] += coef * val[j]
+    else:
+        for k in range(idx.shape[0]):
+            v[idx[k]] += coef * val[k]
+
+
+@jit(inline=INLINE)
+def sv_mul(v, scal, slot_s, c):
+    """w ← c·w in O(1); c = 0 clears v (O(d)); folds when s leaves its range (O(d), rare)."""
+    if c == 0.0:
+        for j in range(v.shape[0]):
+            v[j] = 0.0
+        scal[slot_s] = 1.0
+        return
+    s = scal[slot_s] * c
+    scal[slot_s] = s
+    if not sv_in_range(s):
+        sv_fold(v, scal, slot_s)
+
+
+# -- tracked support (set semantics, in the integer state) ------------------------------------
+
+@jit(inline=INLINE)
+def support_add(ints, count_slot, list_base, pos_base, idx, val):
+    """Add the nonzero coordinates of x to the support set (O(nnz(x)))."""
+    n = ints[count_slot]
+    if idx is None:
+        for j in range(val.shape[0]):
+            if val[j] != 0.0 and ints[pos_base + j] == 0:
+                ints[list_base + n] = j
+                n += 1
+                ints[pos_base + j] = n
+    else:
+        for k in range(idx.shape[0]):
+            j = idx[k]
+            if val[k] != 0.0 and ints[pos_base + j] == 0:
+                ints[list_base + n] = j
+                n += 1
+                ints[pos_base + j] = n
+    ints[count_slot] = n
+
+
+@jit(inline=INLINE)
+def support_compact(v, ints, count_slot, list_base, pos_base):
+    """Drop the listed coordinates where v is 0 (order kept), O(support)."""
+    n = ints[count_slot]
+    k = 0
+    for i in range(n):
+        j = ints[list_base + i]
+        if v[j] != 0.0:
+            ints[list_base + k] = j
+            k += 1
+            ints[pos_base + j] = k
+        else:
+            ints[pos_base + j] = 0
+    ints[count_slot] = k
+
+
+@jit(inline=INLINE)
+def support_clear(v, ints, count_slot, list_base, pos_base):
+    """v ← 0 and the support emptied, O(support)."""
+    for i in range(ints[count_slot]):
+        j = ints[list_base + i]
+        v[j] = 0.0
+        ints[pos_base + j] = 0
+    ints[count_slot] = 0
+
+
+@jit(inline=INLINE)
+def support_fold(v, scal, slot_s, ints, count_slot, list_base):
+    """``sv_fold`` over the support only (O(support))."""
+    s = scal[slot_s]
+    for i in range(ints[count_slot]):
+        j = ints[list_base + i]
+        v[j] *= s
+    scal[slot_s] = 1.0
+
+
+@jit(inline=INLINE)
+def support_sqnorm(v, s, ints, count_slot, list_base):
+    """‖s·v‖² summed over the support (O(support)), in list order."""
+    acc = 0.0
+    for i in range(ints[count_slot]):
+        w = s * v[ints[list_base + i]]
+        acc += w * w
+    return acc
