@@ -7,17 +7,29 @@ from ..config import strict_arithmetic
 from .families import loops_for
 from .indices import as_index_array
 
-_EMPTY_DENSE = np.zeros((0, 1))
-_EMPTY_Y = np.zeros(0)
-_EMPTY_DATA = np.zeros(0)
-_EMPTY_INDICES = np.zeros(0, dtype=np.uint32)
-_EMPTY_INDPTR = np.zeros(1, dtype=np.int64)
-NO_INTS = np.zeros((0, 0), dtype=np.int64)  # the integer state of rules that keep none
+
+
+def readonly(a):
+    """A read-only view of ``a`` (no copy). Every input array reaches the loops read-only, so
+    numba compiles one signature per layout whether the caller's data is writable or not
+    (a memory map, an array from joblib): half the compile work of the test suite."""
+    view = a.view()
+    view.flags.writeable = False
+    return view
+
+
+_EMPTY_DENSE = readonly(np.zeros((0, 1)))
+_EMPTY_Y = readonly(np.zeros(0))
+_EMPTY_DATA = readonly(np.zeros(0))
+_EMPTY_INDICES = readonly(np.zeros(0, dtype=np.uint32))
+_EMPTY_INDPTR = readonly(np.zeros(1, dtype=np.int64))
+NO_INTS = np.zeros(0, dtype=np.int64)  # the integer state of rules that keep none
 
 
 class LoopInput:
     """A matrix in the exact layout the loops take: dense C-contiguous float64, or CSR as
-    (data float64, indices uint32, indptr int64), canonical (sorted, no duplicates)."""
+    (data float64, indices uint32, indptr int64), canonical (sorted, no duplicates); every
+    array a read-only view."""
 
     __slots__ = ("dense", "data", "indices", "indptr", "n_rows")
 
@@ -25,11 +37,11 @@ class LoopInput:
         self.n_rows = X.shape[0]
         if sp.issparse(X):
             self.dense = None
-            self.data = np.ascontiguousarray(X.data, dtype=np.float64)
-            self.indices = as_index_array(X.indices)
-            self.indptr = np.ascontiguousarray(X.indptr, dtype=np.int64)
+            self.data = readonly(np.ascontiguousarray(X.data, dtype=np.float64))
+            self.indices = readonly(as_index_array(X.indices))
+            self.indptr = readonly(np.ascontiguousarray(X.indptr, dtype=np.int64))
         else:
-            self.dense = X
+            self.dense = readonly(np.ascontiguousarray(X))
             self.data = self.indices = self.indptr = None
 
     @property
@@ -50,9 +62,12 @@ def run_online(rule, X, y, order, start, stop, vecs, ints, scal, hp, out, check=
     pred, score, updated, aux = out
     fast = not strict_arithmetic()
     loops = loops_for(rule)
+    y = readonly(np.ascontiguousarray(y, dtype=np.float64))
+    order = readonly(np.ascontiguousarray(order, dtype=np.int64))
     if X.sparse:
         if check is not None:
             cX, cy = check
+            cy = readonly(np.ascontiguousarray(cy, dtype=np.float64))
             cdata, cind, cptr = cX.data, cX.indices, cX.indptr
         else:
             cdata, cind, cptr, cy = _EMPTY_DATA, _EMPTY_INDICES, _EMPTY_INDPTR, _EMPTY_Y
@@ -62,7 +77,7 @@ def run_online(rule, X, y, order, start, stop, vecs, ints, scal, hp, out, check=
     else:
         if check is not None:
             cX, cy = check
-            cdense = cX.dense
+            cdense, cy = cX.dense, readonly(np.ascontiguousarray(cy, dtype=np.float64))
         else:
             cdense, cy = _EMPTY_DENSE, _EMPTY_Y
         tau, reached, status = loops.run_dense(
