@@ -83,7 +83,8 @@ def _rule_and_rows(cls):
     layout = getattr(cls, "_layout", None)
     if layout is not None:
         return layout.rule, layout.n_vectors
-    return getattr(cls, "_rule", None), getattr(cls, "_n_vectors", None)  # TRANSITION
+    rows = cls.__dict__.get("_n_vectors", 1)  # TRANSITION: the base default was 1
+    return getattr(cls, "_rule", None), rows
 
 
 def _supported_bases():
