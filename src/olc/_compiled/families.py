@@ -47,6 +47,7 @@ _loading = None       # the Family whose loops module is executing (read by loop
 _entry_family = {}    # id(dispatcher) -> (family name, entry name)
 _compile_seconds = {}  # family name -> seconds spent compiling in this process
 _core_ready = False
+_announced = set()    # families whose compile was announced ahead (announce)
 
 
 def _fingerprint(files):
@@ -63,10 +64,13 @@ def fingerprint(family):
 
 
 def cache_root():
-    from numba.core import config
-
-    if config.CACHE_DIR:
-        return Path(config.CACHE_DIR) / "olc"
+    # numba's CACHE_DIR comes from NUMBA_CACHE_DIR; read the variable itself so that this
+    # (and is_cached) works before numba is imported.
+    configured = os.environ.get("NUMBA_CACHE_DIR")
+    if "numba" in sys.modules:
+        configured = sys.modules["numba"].core.config.CACHE_DIR or configured
+    if configured:
+        return Path(configured) / "olc"
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("olc")) / "numba"
@@ -142,6 +146,26 @@ def ensure_cached(family):
     load(family)
 
 
+def is_cached(family, entry="run_dense"):
+    """Whether ``family``'s ``entry`` loop is in the disk cache (an index file exists): a
+    cheap look before importing numba, so a command can announce a compile at once."""
+    directory = cache_dir(family)
+    return directory.is_dir() and any(directory.glob(f"**/loops.{entry}-*.nbi"))
+
+
+def announce(families, sparse=False):
+    """Print the compile notice at once for the families among ``families`` that are not
+    cached yet (the per-entry notices of the listener then stay quiet for them)."""
+    entry = "run_csr" if sparse else "run_dense"
+    todo = [f for f in dict.fromkeys(families) if f not in _loaded and not is_cached(f, entry)]
+    if todo and _notice_enabled():
+        seconds = sum(ESTIMATED_SECONDS.get(f, 20) for f in todo) // 2
+        print(f"olc: compiling {', '.join(todo)} for this machine ({'sparse' if sparse else 'dense'} "
+              f"rows), once: ~{max(1, seconds)} s", file=sys.stderr, flush=True)
+    _announced.update(todo)
+    return todo
+
+
 def compile_seconds():
     """{family: seconds} spent compiling olc's loops in this process."""
     return dict(_compile_seconds)
@@ -166,7 +190,7 @@ def _install_notice():
                 return
             self._started[key] = time.perf_counter()
             family, entry = key
-            if _notice_enabled():
+            if _notice_enabled() and family not in _announced:
                 estimate = max(1, round(ESTIMATED_SECONDS.get(family, 20) / 2))
                 print(f"olc: compiling {family} ({FAMILIES[family].description}) for "
                       f"{_ENTRY_LAYOUT[entry]}, {entry.split('_')[0]}, on this machine, "
