@@ -1,4 +1,5 @@
-"""Generalised perceptron and OBPM (seed 003, Algorithms 1 and 2).
+"""Generalised perceptron and OBPM (Harrington et al. 2003, "Online Bayes Point Machines",
+Algorithms 1 and 2).
 
 Independent NumPy references written from the paper (per-example loops over an explicit
 (N × d) member matrix, the Bernoulli draws from a re-implementation of the documented
@@ -12,7 +13,7 @@ import pytest
 import scipy.sparse as sp
 
 import olc
-from olc._compiled.rules import bayes_point as rules
+from olc._compiled.layouts.bayes_point import GeneralizedPerceptronScal, ObpmScal, ObpmVec
 from olc.learners.validation import InputError, StreamStoppedError
 
 GP, OBPM = "generalized-perceptron", "obpm"
@@ -187,7 +188,7 @@ def test_generalized_perceptron_matches_reference(params, conv):
             w, b = ref.coef()
             np.testing.assert_allclose(learner.coef_[0], w, rtol=1e-8, atol=1e-12)
             np.testing.assert_allclose(learner.intercept_[0], b, rtol=1e-8, atol=1e-12)
-            assert learner._scal[rules.UPDATES] == ref.k - 1
+            assert learner._scal[GeneralizedPerceptronScal.UPDATES] == ref.k - 1
             compared_final += 1
     assert compared_final >= 3
 
@@ -246,7 +247,7 @@ def test_generalized_perceptron_norm_is_tracked_in_sparse_high_dimension():
     learner = olc.make(GP, rho=0.3)
     learner.fit(X, y)
     exact = learner.coef_[0] @ learner.coef_[0] + learner.intercept_[0] ** 2
-    assert learner._scal[rules.SQ] == pytest.approx(exact, rel=1e-12)
+    assert learner._scal[GeneralizedPerceptronScal.SQ] == pytest.approx(exact, rel=1e-12)
     assert learner.n_updates_ > 1000
 
 
@@ -262,9 +263,9 @@ def test_generalized_perceptron_zero_rows():
     np.testing.assert_array_equal(learner.coef_, coef)
     assert learner.intercept_[0] == b + label
     nb = olc.make(GP, fit_intercept=False).fit(X, y)
-    k = nb._scal[rules.UPDATES]
+    k = nb._scal[GeneralizedPerceptronScal.UPDATES]
     record = nb.predict_then_learn(sp.csr_matrix((1, X.shape[1])), [1.0])
-    assert record.updated[0] and nb._scal[rules.UPDATES] == k + 1
+    assert record.updated[0] and nb._scal[GeneralizedPerceptronScal.UPDATES] == k + 1
     assert np.isfinite(nb._scal).all()
 
 
@@ -364,7 +365,7 @@ def test_obpm_tau0_never_learns():
 
 
 def test_obpm_sum_and_norm_are_tracked_incrementally():
-    """The member sum (vecs[0]) and its squared norm follow the members in O(nnz) per
+    """The member sum (vecs[SUM]) and its squared norm follow the members in O(nnz) per
     update; after a long sparse stream they equal the recomputed values."""
     rng = np.random.default_rng(5)
     n, d = 1500, 5000
@@ -374,10 +375,10 @@ def test_obpm_sum_and_norm_are_tracked_incrementally():
     y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
     ob = olc.make(OBPM, N=10, tau=0.5, base="pa-i").fit(X, y)
     W, B = ob.member_coefs_, ob.member_intercepts_
-    np.testing.assert_allclose(ob._vecs[0], W.sum(axis=0), rtol=1e-12, atol=1e-12)
-    assert ob._scal[rules.SUM_BIAS] == pytest.approx(B.sum(), rel=1e-12)
+    np.testing.assert_allclose(ob._vecs[ObpmVec.SUM], W.sum(axis=0), rtol=1e-12, atol=1e-12)
+    assert ob._scal[ObpmScal.SUM_BIAS] == pytest.approx(B.sum(), rel=1e-12)
     exact = W.sum(axis=0) @ W.sum(axis=0) + B.sum() ** 2
-    assert ob._scal[rules.SUM_SQ] == pytest.approx(exact, rel=1e-10)
+    assert ob._scal[ObpmScal.SUM_SQ] == pytest.approx(exact, rel=1e-10)
 
 
 def test_obpm_draws_are_the_documented_bernoulli_draws():
@@ -400,7 +401,7 @@ def test_obpm_overflow_is_declined_and_state_stays_finite():
         ob.partial_fit(X, y, classes=[-1.0, 1.0])
     assert info.value.rows_learned == 2
     assert np.isfinite(ob._vecs).all() and np.isfinite(ob._scal).all()
-    np.testing.assert_allclose(ob._vecs[0], ob.member_coefs_.sum(axis=0))
+    np.testing.assert_allclose(ob._vecs[ObpmVec.SUM], ob.member_coefs_.sum(axis=0))
 
 
 def test_obpm_zero_rows_move_only_biases():

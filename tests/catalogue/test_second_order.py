@@ -1,5 +1,5 @@
-"""AROW classification (Crammer, Kulesza & Dredze, NIPS 2009; seed 004 §31.3.2, Fig. 31.6):
-full covariance and the two diagonal variants.
+"""AROW classification (Crammer, Kulesza & Dredze, NIPS 2009; the textbook chapter §31.3.2,
+Fig. 31.6): full covariance and the two diagonal variants.
 
 Yardsticks (none imports olc's rules):
 - a per-example NumPy reference of Fig. 31.6 on the explicitly augmented input (x, 1), with

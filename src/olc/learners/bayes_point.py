@@ -1,35 +1,42 @@
-"""The generalised perceptron and the Online Bayes Point Machine (seed 003: Harrington,
-Herbrich, Kivinen, Platt & Williamson, Online Bayes Point Machines, PAKDD 2003,
-Algorithms 1 and 2)."""
+"""The generalised perceptron and the Online Bayes Point Machine (Harrington, Herbrich,
+Kivinen, Platt & Williamson, "Online Bayes Point Machines", PAKDD 2003, Algorithms 1 and 2)."""
 import math
+from numbers import Integral, Real
 
 import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions
 
-from .._compiled.rules.bayes_point import (
-    BASE,
-    BLOCK,
-    CONSTANT,
-    GENERALIZED_PERCEPTRON,
-    HEADER,
-    INV_SQRT,
-    OBPM,
-    SUM_BIAS,
-    SUM_SQ,
-    SUPPORTED_BASE_RULES,
+from .._compiled.layouts.bayes_point import (
+    FIRST_MEMBER_BLOCK,
+    FIRST_MEMBER_ROW,
+    GENERALIZED_PERCEPTRON_LAYOUT,
+    MEMBER_BIAS,
+    MEMBER_BLOCK,
+    OBPM_LAYOUT,
+    SCHEDULES,
+    SUPPORTED_BASE_LAYOUTS,
+    ObpmHP,
+    ObpmScal,
+    ObpmVec,
+    obpm_sizes,
 )
-from .base import OnlineLinearClassifier, positive_float
-from .experts import check_seed
+from .base import OnlineLinearClassifier
 from .registry import algorithms, info, make, register
 from .validation import InputError
 
-_SCHEDULES = {"constant": CONSTANT, "inv_sqrt": INV_SQRT}
+_SEED_LIMIT = 2**53  # seeds are stored exactly in the float64 hp array
+
+#: OBPM's state in files of olc 0.1.0: vecs = [sum, member rows…, scratch]; scal = an 8-slot
+#: header starting with this layout's header fields, then 4-slot member blocks.
+_V0_1_0_OBPM_SUM_ROW, _V0_1_0_OBPM_FIRST_MEMBER_ROW = 0, 1
+_V0_1_0_OBPM_HEADER, _V0_1_0_OBPM_BLOCK = 8, 4
 
 
 @register("generalized-perceptron",
           "Generalised perceptron: w ← w + η_k·y·x when y(w·x)/‖w‖ ≤ ρ_k",
           "seed 003, Algorithm 1 (ρ_k, η_k schedules of §2)")
 class GeneralizedPerceptron(OnlineLinearClassifier):
-    """Generalised perceptron (seed 003, Algorithm 1).
+    """Generalised perceptron (Harrington et al. 2003, Algorithm 1).
 
     Update on example z_t when its normalized margin is at most the update margin,
     y(w_k·x)/‖w_k‖ ≤ ρ_k (line 3): w_{k+1} = w_k + η_k·y·x (line 4), k ← k + 1 (line 5). k
@@ -57,7 +64,14 @@ class GeneralizedPerceptron(OnlineLinearClassifier):
     fit_intercept : bool (default True).
     """
 
-    _rule = GENERALIZED_PERCEPTRON
+    _layout = GENERALIZED_PERCEPTRON_LAYOUT
+    _parameter_constraints = {
+        "rho": [Interval(Real, 0, None, closed="left")],
+        "eta": [Interval(Real, 0, None, closed="neither")],
+        "rho_schedule": [StrOptions(set(SCHEDULES))],
+        "eta_schedule": [StrOptions(set(SCHEDULES))],
+        "fit_intercept": ["boolean"],
+    }
 
     def __init__(self, rho=0.0, eta=1.0, rho_schedule="constant", eta_schedule="constant",
                  fit_intercept=True):
@@ -67,35 +81,28 @@ class GeneralizedPerceptron(OnlineLinearClassifier):
         self.eta_schedule = eta_schedule
         self.fit_intercept = fit_intercept
 
-    def _hyperparameters(self):
-        rho = positive_float(self.rho, "rho", allow_zero=True)
-        eta = positive_float(self.eta, "eta")
-        schedules = []
-        for name in ("rho_schedule", "eta_schedule"):
-            value = getattr(self, name)
-            if not isinstance(value, str) or value not in _SCHEDULES:
-                raise InputError(f"{name} must be 'constant' or 'inv_sqrt', got {value!r}")
-            schedules.append(float(_SCHEDULES[value]))
-        return np.array([rho, eta, *schedules, float(bool(self.fit_intercept))])
+    def _hp_values(self):
+        return {"rho": self.rho, "eta": self.eta,
+                "rho_schedule": SCHEDULES[self.rho_schedule],
+                "eta_schedule": SCHEDULES[self.eta_schedule],
+                "fit_intercept": self.fit_intercept}
 
-
-def _rule_and_rows(cls):
-    layout = getattr(cls, "_layout", None)
-    if layout is not None:
-        return layout.rule, layout.n_vectors
-    rows = cls.__dict__.get("_n_vectors", 1)  # TRANSITION: the base default was 1
-    return getattr(cls, "_rule", None), rows
+    def _upgrade_legacy_state(self, vecs, scal):
+        """(vecs, ints, scal) from a file of olc 0.1.0, whose 16 scalar slots began with
+        this layout's (bias, sq, updates, work)."""
+        return vecs, self._initial_ints(vecs.shape[1]), scal[:self._layout.n_scalars].copy()
 
 
 def _supported_bases():
-    return [e.name for e in algorithms() if _rule_and_rows(e.cls)[0] in SUPPORTED_BASE_RULES
-            and _rule_and_rows(e.cls)[1] == 1]
+    return [e.name for e in algorithms()
+            if any(getattr(e.cls, "_layout", None) is layout
+                   for layout in SUPPORTED_BASE_LAYOUTS)]
 
 
 @register("obpm", "Online Bayes Point Machine: mean of N base learners, each fed x w.p. τ",
           "seed 003, Algorithm 2")
 class OnlineBayesPointMachine(OnlineLinearClassifier):
-    """Online Bayes Point Machine (seed 003, Algorithm 2).
+    """Online Bayes Point Machine (Harrington et al. 2003, Algorithm 2).
 
     N copies of a base learner (the perceptron, as in the paper, by default) run in
     parallel; at round t member j learns (x_t, y_t) only if b_{j,t} = 1, b_{j,t} ~
@@ -138,7 +145,14 @@ class OnlineBayesPointMachine(OnlineLinearClassifier):
     seed : int in [0, 2**53), seed of the Bernoulli draws (default 0).
     """
 
-    _rule = OBPM
+    _layout = OBPM_LAYOUT
+    _parameter_constraints = {
+        "N": [Interval(Integral, 1, None, closed="left")],
+        "tau": [Interval(Real, 0, 1, closed="both")],
+        "base": [str],
+        "base_params": [dict, None],
+        "seed": [Interval(Integral, 0, _SEED_LIMIT, closed="left")],
+    }
 
     def __init__(self, N=100, tau=0.3, base="perceptron", base_params=None, seed=0):
         self.N = N
@@ -147,15 +161,15 @@ class OnlineBayesPointMachine(OnlineLinearClassifier):
         self.base_params = base_params
         self.seed = seed
 
-    def _n_members(self):
-        n = self.N
-        if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or n < 1:
-            raise InputError(f"N must be an integer ≥ 1 (the number of members), got {n!r}")
-        return int(n)
+    def _check_params(self):
+        for name in ("N", "seed"):  # an Integral interval takes True for 1
+            value = getattr(self, name)
+            if isinstance(value, (bool, np.bool_)):
+                raise InputError(f"{name} must be an integer, got {value!r}")
+        # base/base_params are checked by _hp_values, which builds the base learner anyway.
 
     def _base_learner(self):
-        if not isinstance(self.base, str):
-            raise InputError(f"base must be the registry name of a learner, got {self.base!r}")
+        """(the base learner built from ``base``/``base_params``, its packed hp)."""
         try:
             entry = info(self.base)
         except KeyError as exc:
@@ -165,13 +179,8 @@ class OnlineBayesPointMachine(OnlineLinearClassifier):
             raise InputError(
                 f"base={self.base!r} is not supported: OBPM members must keep an explicit "
                 f"(w, b) with additive updates; supported base learners: {', '.join(supported)}")
-        params = self.base_params
-        if params is None:
-            params = {}
-        if not isinstance(params, dict):
-            raise InputError(f"base_params must be a dict or None, got {params!r}")
         try:
-            learner = make(entry.name, **params)
+            learner = make(entry.name, **(self.base_params or {}))
         except TypeError as exc:
             raise InputError(f"base_params: {exc}") from None
         try:
@@ -180,54 +189,62 @@ class OnlineBayesPointMachine(OnlineLinearClassifier):
             raise InputError(f"base_params for {entry.name}: {exc}") from None
         return learner, hp
 
-    def _hyperparameters(self):
-        n = self._n_members()
-        try:
-            tau = float(self.tau)
-        except (TypeError, ValueError):
-            raise InputError(f"tau must be a number in [0, 1], got {self.tau!r}") from None
-        if not 0.0 <= tau <= 1.0:
-            raise InputError(f"tau must be in [0, 1], got {self.tau!r}")
-        seed = check_seed(self.seed)
+    def _hp_values(self):
         learner, base_hp = self._base_learner()
-        return np.concatenate([[float(n), tau, seed, float(learner._rule)], base_hp])
+        return {"n": self.N, "tau": self.tau, "seed": self.seed,
+                "base_rule": learner._layout.rule, "tail": base_hp}
 
     def learn_prepared(self, stream, start=0, stop=None, order=None, out=None, check=None):
         if self._is_initialised():
             hp = self._hyperparameters()
-            if self._vecs.shape[0] - 2 != int(hp[0]):
-                raise InputError(f"N={self.N!r} differs from the {self._vecs.shape[0] - 2} "
+            if self._n_fitted_members() != self.N:
+                raise InputError(f"N={self.N!r} differs from the {self._n_fitted_members()} "
                                  "members the learner was started with; call fit to start over")
-            if self._scal[BASE] != hp[3]:
+            if self._scal[ObpmScal.BASE_RULE] != hp[ObpmHP.BASE_RULE]:
                 raise InputError(f"base={self.base!r} differs from the base learner the "
                                  "learner was started with; call fit to start over")
         return super().learn_prepared(stream, start, stop, order, out, check)
 
+    def _n_fitted_members(self):
+        return self._vecs.shape[0] - FIRST_MEMBER_ROW
+
     def _initial_state(self, n_features):
-        n = self._n_members()
         learner, _ = self._base_learner()
-        scal = np.zeros(HEADER + BLOCK * n)
-        scal[BASE] = learner._rule
-        return np.zeros((n + 2, n_features)), scal
+        rows, n_scalars = obpm_sizes(self.N)
+        vecs, _, scal = self._layout.initial_state(n_features, rows, n_scalars)
+        scal[ObpmScal.BASE_RULE] = learner._layout.rule
+        return vecs, scal
+
+    def _upgrade_legacy_state(self, vecs, scal):
+        """(vecs, ints, scal) from a file of olc 0.1.0 (its layout: see ``_V0_1_0_OBPM_*``)."""
+        first = _V0_1_0_OBPM_FIRST_MEMBER_ROW
+        n = vecs.shape[0] - first - 1  # the scratch row is last
+        rows, n_scalars = obpm_sizes(n)
+        new_vecs, _, new_scal = self._layout.initial_state(vecs.shape[1], rows, n_scalars)
+        new_vecs[ObpmVec.SUM] = vecs[_V0_1_0_OBPM_SUM_ROW]
+        new_vecs[FIRST_MEMBER_ROW:] = vecs[first:first + n]
+        new_scal[:len(ObpmScal)] = scal[:len(ObpmScal)]
+        blocks = scal[_V0_1_0_OBPM_HEADER:].reshape(n, _V0_1_0_OBPM_BLOCK)
+        new_scal[FIRST_MEMBER_BLOCK:].reshape(n, MEMBER_BLOCK)[:, :_V0_1_0_OBPM_BLOCK] = blocks
+        return new_vecs, self._initial_ints(vecs.shape[1]), new_scal
 
     def _denominator(self):
-        sq = self._scal[SUM_SQ]
+        sq = self._scal[ObpmScal.SUM_SQ]
         r = math.sqrt(sq) if sq > 0.0 else 0.0
-        return max(float(self._vecs.shape[0] - 2), r)
+        return max(float(self._n_fitted_members()), r)
 
     def _linear_model(self):
         den = self._denominator()
-        return self._vecs[0] / den, float(self._scal[SUM_BIAS] / den)
+        return self._vecs[ObpmVec.SUM] / den, float(self._scal[ObpmScal.SUM_BIAS] / den)
 
     @property
     def member_coefs_(self):
         """(N, d): each member's weight vector."""
         self._check_fitted()
-        return self._vecs[1:-1].copy()
+        return self._vecs[FIRST_MEMBER_ROW:].copy()
 
     @property
     def member_intercepts_(self):
         """(N,): each member's bias."""
         self._check_fitted()
-        n = self._vecs.shape[0] - 2
-        return self._scal[HEADER:HEADER + BLOCK * n:BLOCK].copy()
+        return self._scal[FIRST_MEMBER_BLOCK + MEMBER_BIAS::MEMBER_BLOCK].copy()

@@ -1,53 +1,64 @@
 """AROW — Adaptive Regularization of Weight Vectors (Crammer, Kulesza & Dredze, NIPS 2009;
-seed 004 §31.3.2, Fig. 31.6), full and diagonal covariance. AROW regression (§31.3.3) is in
-``learners.regression`` and shares the state handling defined here."""
-import numpy as np
+the textbook chapter §31.3.2, Fig. 31.6), full and diagonal covariance. AROW regression
+(§31.3.3) is in ``learners.regression`` and shares the state handling defined here."""
+from numbers import Real
 
-from .._compiled.rules.second_order import (
-    AROW_DIAGONAL,
-    AROW_DIAGONAL_PRECISION,
-    AROW_FULL,
-    BIAS,
-    SIGMA_B,
+import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from .._compiled.layouts.second_order import (
+    AROW_LAYOUTS,
+    COVARIANCES,
+    FIRST_SIGMA_ROW,
+    ArowDiagonalScal,
+    ArowDiagonalVec,
+    ArowFullVec,
 )
-from .base import OnlineLinearClassifier, positive_float
+from .base import OnlineLinearClassifier
 from .registry import add_variant, register
 from .validation import InputError
-
-#: covariance → index into each learner's tuple of rule ids (full, diagonal, precision)
-COVARIANCES = ("full", "diagonal", "diagonal-precision")
 
 #: Largest full covariance allocated: (d + 2)(d + 1) float64 values (≈ d² · 8 bytes).
 MAX_FULL_COVARIANCE_BYTES = 4 << 30
 
 
+def _is_full_state(vecs):
+    """Whether ``vecs`` holds a full covariance: the μ row and the d + 1 ≥ 2 rows of Σ,
+    more than the diagonal layout's two rows (μ, diag Σ)."""
+    return vecs.shape[0] > len(ArowDiagonalVec)
+
+
 class AROWStateMixin:
     """State and hyper-parameters shared by the AROW classifier and regressor.
 
-    Layouts (see ``_compiled/rules/second_order``): full — vecs (d + 2) × (d + 1), row 0 = μ
-    with the bias last, rows 1.. = Σ over (x, 1); diagonal — vecs[0] = μ, vecs[1] = diag Σ,
-    bias mean and variance in scal. The prior is N(0, I) (Fig. 31.6 step 1), the bias
-    coordinate included.
+    Layouts (``_compiled/layouts/second_order.py``): full — vecs (d + 2) × (d + 1), row MU = μ
+    with the bias last, then the rows of Σ over (x, 1); diagonal — rows MU = μ and SIGMA =
+    diag Σ, the bias's mean and variance in scal. The prior is N(0, I) (Fig. 31.6 step 1),
+    the bias coordinate included. A subclass sets ``_layouts``: ``covariance`` → its rule's
+    layout (AROW's, or AROW regression's).
     """
 
-    _rules = (AROW_FULL, AROW_DIAGONAL, AROW_DIAGONAL_PRECISION)
+    _parameter_constraints = {
+        "r": [Interval(Real, 0, None, closed="neither")],
+        "covariance": [StrOptions(set(COVARIANCES))],
+        "fit_intercept": ["boolean"],
+    }
 
     @property
-    def _rule(self):
+    def _layout(self):
         try:
-            return self._rules[COVARIANCES.index(self.covariance)]
-        except (ValueError, TypeError):
-            return self._rules[0]  # invalid: _hyperparameters rejects it before any use
+            return self._layouts[self.covariance]
+        except (KeyError, TypeError):
+            return self._layouts["full"]  # invalid: the constraints reject it before any use
+
+    def _hp_values(self):
+        return {"r": self.r, "fit_intercept": self.fit_intercept}
 
     def _full(self):
         return self.covariance == "full"
 
-    def _hyperparameters(self):
-        r = positive_float(self.r, "r")
-        if not isinstance(self.covariance, str) or self.covariance not in COVARIANCES:
-            raise InputError(f"covariance must be one of {', '.join(map(repr, COVARIANCES))}, "
-                             f"got {self.covariance!r}")
-        return np.array([r, float(bool(self.fit_intercept))])
+    def _state_is_full(self):
+        return _is_full_state(self._vecs)
 
     def _check_layout(self):
         """The fitted state's layout must be the one ``covariance`` selects (switching
@@ -55,10 +66,11 @@ class AROWStateMixin:
         if not self._is_initialised():
             return
         self._hyperparameters()
-        if (self._vecs.shape[0] == 2) == self._full():
+        if self._state_is_full() != self._full():
+            fitted = "full" if self._state_is_full() else "diagonal"
             raise InputError(f"covariance={self.covariance!r} does not match the fitted state "
-                             f"({'diagonal' if self._vecs.shape[0] == 2 else 'full'} "
-                             "covariance): call fit to start over with another covariance")
+                             f"({fitted} covariance): call fit to start over with another "
+                             "covariance")
 
     def learn_prepared(self, stream, start=0, stop=None, order=None, out=None, check=None):
         self._check_layout()
@@ -69,36 +81,44 @@ class AROWStateMixin:
         return super()._decision_values(X)
 
     def _initial_state(self, n_features):
-        scal = np.zeros(self._n_scalars)
         if self._full():
             D = n_features + 1
-            if (D + 1) * D * 8 > MAX_FULL_COVARIANCE_BYTES:
+            rows = FIRST_SIGMA_ROW + D
+            if rows * D * 8 > MAX_FULL_COVARIANCE_BYTES:
                 raise InputError(
                     f"covariance='full' needs a {D}×{D} matrix for {n_features} features "
-                    f"({(D + 1) * D * 8 / 2**30:.1f} GiB); use covariance='diagonal' or "
+                    f"({rows * D * 8 / 2**30:.1f} GiB); use covariance='diagonal' or "
                     "'diagonal-precision' on wide data")
-            vecs = np.zeros((D + 1, D))
-            vecs[1:] = np.eye(D)
+            vecs, _, scal = self._layout.initial_state(D, n_vectors=rows)
+            vecs[FIRST_SIGMA_ROW:] = np.eye(D)
             return vecs, scal
-        vecs = np.zeros((2, n_features))
-        vecs[1] = 1.0
-        scal[SIGMA_B] = 1.0
+        vecs, _, scal = self._layout.initial_state(n_features)
+        vecs[ArowDiagonalVec.SIGMA] = 1.0
+        scal[ArowDiagonalScal.SIGMA_B] = 1.0
         return vecs, scal
 
+    def _upgrade_legacy_state(self, vecs, scal):
+        """(vecs, ints, scal) from a file of olc 0.1.0: same vecs; its 16 scalar slots began
+        with this layout's (none for the full covariance)."""
+        n_features = vecs.shape[1] - (1 if _is_full_state(vecs) else 0)
+        return vecs, self._initial_ints(n_features), scal[:self._layout.n_scalars].copy()
+
     def _linear_model(self):
-        if self._vecs.shape[0] == 2:
-            return self._vecs[0].copy(), float(self._scal[BIAS])
+        if not self._state_is_full():
+            return (self._vecs[ArowDiagonalVec.MU].copy(),
+                    float(self._scal[ArowDiagonalScal.BIAS]))
         d = self._vecs.shape[1] - 1
-        return self._vecs[0, :d].copy(), float(self._vecs[0, d])
+        return self._vecs[ArowFullVec.MU, :d].copy(), float(self._vecs[ArowFullVec.MU, d])
 
     @property
     def sigma_(self):
         """The covariance Σ over (x, 1) — the bias coordinate last: a (d+1)×(d+1) matrix
         (full) or the (d+1)-vector of its diagonal (diagonal variants)."""
         self._check_fitted()
-        if self._vecs.shape[0] == 2:
-            return np.append(self._vecs[1], self._scal[SIGMA_B])
-        return self._vecs[1:].copy()
+        if not self._state_is_full():
+            return np.append(self._vecs[ArowDiagonalVec.SIGMA],
+                             self._scal[ArowDiagonalScal.SIGMA_B])
+        return self._vecs[FIRST_SIGMA_ROW:].copy()
 
 
 _DOC = """
@@ -145,6 +165,8 @@ _DOC = """
 class AROW(AROWStateMixin, OnlineLinearClassifier):
     __doc__ = """AROW classification (Adaptive Regularization of Weight Vectors).
 """ + _DOC
+
+    _layouts = AROW_LAYOUTS
 
     def __init__(self, r=1.0, covariance="full", fit_intercept=True):
         self.r = r

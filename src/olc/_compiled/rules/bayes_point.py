@@ -1,19 +1,16 @@
-"""Rules of seed 003 (Harrington et al., Online Bayes Point Machines): the generalised
-perceptron (Algorithm 1) and OBPM (Algorithm 2).
+"""Rules of Harrington, Herbrich, Kivinen, Platt & Williamson, "Online Bayes Point
+Machines" (PAKDD 2003): the generalised perceptron (Algorithm 1) and OBPM (Algorithm 2).
+Their state and hyper-parameters are named in ``layouts/bayes_point.py``.
 
-Rule ids (family 50–59): GENERALIZED_PERCEPTRON = 50, OBPM = 51.
+Generalised perceptron: w = vecs[W]; scal[SQ] = ‖w‖² + b² (the bias is an extra attribute
++1 of x, footnote 4, so it counts in ‖w‖), scal[UPDATES] = k − 1. Schedules: CONSTANT
+(ρ_k = ρ, η_k = η) or INV_SQRT (ρ_k = ρ/√k, η_k = η/√k).
 
-Generalised perceptron. w = vecs[0]; scal slots: BIAS = b, SQ = ‖w‖² + b² (the bias is an
-extra attribute +1 of x, footnote 4, so it counts in ‖w‖), UPDATES = k − 1 (updates made so
-far), WORK (see below). hp = [rho, eta, rho_schedule, eta_schedule, fit_intercept] with
-schedule 0 = constant (ρ_k = ρ, η_k = η) and 1 = inverse square root (ρ_k = ρ/√k, η_k = η/√k).
-
-OBPM. vecs[0] = Σ_j w_j (the member sum; the classifier is its mean), vecs[1..N] = the N
-members' weight vectors, vecs[N+1] = scratch (the support of x in the member being updated,
-read back to get its change). scal header: SUM_BIAS = Σ_j b_j, SUM_SQ = ‖Σ_j w_j‖² +
-(Σ_j b_j)², STEP = rounds seen (the draw counter), WORK, BASE = the member rule id; member j's
-scalar block (its own layout, e.g. the bias in its slot 0) is scal[HEADER + j·BLOCK :
-HEADER + (j+1)·BLOCK]. hp = [N, tau, seed, base rule id, base hp …] (base hp from HP_BASE).
+OBPM: vecs[SUM] = Σ_j w_j (the classifier is its mean), member j's w in row
+FIRST_MEMBER_ROW + j, vecs[SCRATCH] = the support of x in the member being updated (read back
+to get its change); member j's scalar block (the base rule's own layout, e.g. its bias in
+MEMBER_BIAS) starts at FIRST_MEMBER_BLOCK + MEMBER_BLOCK·j, and the block of the member being
+updated is saved at SAVED_BLOCK. hp: N, τ, seed, the base rule id, then the base rule's hp.
 
 Squared norms (SQ, SUM_SQ) are updated incrementally in O(nnz(x)); WORK counts the nonzeros
 of the rows that changed the vector since the last exact recomputation, which is made (O(d))
@@ -22,29 +19,29 @@ nonzero *values* of x, so dense and CSR rows trigger it at the same steps.
 """
 import math
 
-import numba as nb
-
 from ..caching import jit
-from ..rule_ids import GENERALIZED_PERCEPTRON, OBPM, PASSIVE_AGGRESSIVE, PERCEPTRON
-
 from ..kernels import INLINE, axpy, dot, sign, sqnorm
+from ..layouts.bayes_point import (
+    FIRST_BASE_HP,
+    FIRST_MEMBER_BLOCK,
+    FIRST_MEMBER_ROW,
+    INV_SQRT,
+    MEMBER_BIAS,
+    MEMBER_BLOCK,
+    SAVED_BLOCK,
+    ObpmHP,
+    ObpmScal,
+    ObpmVec,
+)
+from ..layouts.bayes_point import GeneralizedPerceptronHP as GPHP
+from ..layouts.bayes_point import GeneralizedPerceptronScal as GPScal
+from ..layouts.linear import LinearVec
 from ..random import uniform
+from ..rule_ids import GENERALIZED_PERCEPTRON, PASSIVE_AGGRESSIVE, PERCEPTRON
 from .linear import passive_aggressive_step, perceptron_step
 
-
-# The rules of the base learners OBPM accepts.
-SUPPORTED_BASE_RULES = (PERCEPTRON, PASSIVE_AGGRESSIVE, GENERALIZED_PERCEPTRON)
-
-# generalised perceptron: scal slots and hp layout
-BIAS, SQ, UPDATES, WORK = 0, 1, 2, 3
-GP_RHO, GP_ETA, GP_RHO_SCHEDULE, GP_ETA_SCHEDULE, GP_FIT_INTERCEPT = 0, 1, 2, 3, 4
-CONSTANT, INV_SQRT = 0, 1
-
-# OBPM: scal header, member blocks, hp layout
-SUM_BIAS, SUM_SQ, STEP, OBPM_WORK, BASE = 0, 1, 2, 3, 4
-HEADER = 8
-BLOCK = 4
-HP_N, HP_TAU, HP_SEED, HP_BASE_RULE, HP_BASE = 0, 1, 2, 3, 4
+W = LinearVec.W
+SUM, SCRATCH = ObpmVec.SUM, ObpmVec.SCRATCH
 
 RECOMPUTE_FACTOR = 4
 
@@ -66,7 +63,7 @@ def _sqnorm_count(idx, val):
 
 @jit(inline=INLINE)
 def gp_score(idx, val, vecs, ints, scal, hp, fast):
-    return dot(vecs[0], idx, val, fast) + scal[BIAS]
+    return dot(vecs[W], idx, val, fast) + scal[GPScal.BIAS]
 
 
 @jit(inline=INLINE)
@@ -75,23 +72,23 @@ def gp_step(idx, val, y, vecs, ints, scal, hp, fast):
     η_k y x (line 4), k ← k + 1 (line 5). Tested as y(w·x + b) ≤ ρ_k‖(w, b)‖ (the same for
     ‖w‖ > 0; at w = 0, where the paper's ratio is 0/0, the margin counts as 0, so the first
     round updates as the perceptron's does)."""
-    w = vecs[0]
-    s = dot(w, idx, val, fast) + scal[BIAS]
+    w = vecs[W]
+    s = dot(w, idx, val, fast) + scal[GPScal.BIAS]
     pred = sign(s)
     if not math.isfinite(s):
         return s, pred, False, 0.0
-    k = scal[UPDATES] + 1.0
-    rho = hp[GP_RHO]
-    if hp[GP_RHO_SCHEDULE] == INV_SQRT:
+    k = scal[GPScal.UPDATES] + 1.0
+    rho = hp[GPHP.RHO]
+    if hp[GPHP.RHO_SCHEDULE] == INV_SQRT:
         rho = rho / math.sqrt(k)
-    sq = scal[SQ]
+    sq = scal[GPScal.SQ]
     if y * s > rho * math.sqrt(sq):
         return s, pred, False, 0.0
-    eta = hp[GP_ETA]
-    if hp[GP_ETA_SCHEDULE] == INV_SQRT:
+    eta = hp[GPHP.ETA]
+    if hp[GPHP.ETA_SCHEDULE] == INV_SQRT:
         eta = eta / math.sqrt(k)
     a = eta * y
-    fit = hp[GP_FIT_INTERCEPT] != 0.0
+    fit = hp[GPHP.FIT_INTERCEPT] != 0.0
     xx, nz = _sqnorm_count(idx, val)
     # ‖(w + a x, b + a)‖² = ‖(w, b)‖² + 2a(w·x + b) + a²(‖x‖² + 1); without a bias b = 0.
     new_sq = sq + 2.0 * a * s + a * a * (xx + (1.0 if fit else 0.0))
@@ -99,15 +96,15 @@ def gp_step(idx, val, y, vecs, ints, scal, hp, fast):
         return math.inf, pred, False, 0.0  # the update would overflow: decline (contract)
     axpy(a, idx, val, w)
     if fit:
-        scal[BIAS] += a
-    scal[UPDATES] = k
-    work = scal[WORK] + nz + 1.0
+        scal[GPScal.BIAS] += a
+    scal[GPScal.UPDATES] = k
+    work = scal[GPScal.WORK] + nz + 1.0
     if work >= RECOMPUTE_FACTOR * w.shape[0]:
-        b = scal[BIAS]
+        b = scal[GPScal.BIAS]
         new_sq = sqnorm(None, w) + b * b
         work = 0.0
-    scal[SQ] = new_sq if new_sq > 0.0 else 0.0
-    scal[WORK] = work
+    scal[GPScal.SQ] = new_sq if new_sq > 0.0 else 0.0
+    scal[GPScal.WORK] = work
     return s, pred, True, 0.0
 
 
@@ -115,8 +112,8 @@ def gp_step(idx, val, y, vecs, ints, scal, hp, fast):
 
 @jit()
 def member_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
-    """One member's round with the base learner's own rule (state (w, b) in vecs[0]/scal[0],
-    additive update of w on the support of x)."""
+    """One member's round with the base learner's own rule (state (w, b) in vecs[W] and
+    scal[MEMBER_BIAS], additive update of w on the support of x)."""
     if rule == PERCEPTRON:
         return perceptron_step(idx, val, y, vecs, ints, scal, hp, fast)
     if rule == PASSIVE_AGGRESSIVE:
@@ -127,8 +124,8 @@ def member_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
 @jit(inline=INLINE)
 def _denominator(vecs, scal):
     """N·max(1, ‖mean‖) = max(N, ‖Σ_j (w_j, b_j)‖): w̃ = mean/max(1, ‖mean‖) (line 15)."""
-    n = float(vecs.shape[0] - 2)
-    sq = scal[SUM_SQ]
+    n = float(vecs.shape[0] - FIRST_MEMBER_ROW)
+    sq = scal[ObpmScal.SUM_SQ]
     r = math.sqrt(sq) if sq > 0.0 else 0.0
     return r if r > n else n
 
@@ -136,7 +133,8 @@ def _denominator(vecs, scal):
 @jit(inline=INLINE)
 def obpm_score(idx, val, vecs, ints, scal, hp, fast):
     """w̃·x + b̃ with (w̃, b̃) = (Σ_j (w_j, b_j)/N) / max(1, ‖Σ_j (w_j, b_j)/N‖)."""
-    return (dot(vecs[0], idx, val, fast) + scal[SUM_BIAS]) / _denominator(vecs, scal)
+    sx = dot(vecs[SUM], idx, val, fast) + scal[ObpmScal.SUM_BIAS]
+    return sx / _denominator(vecs, scal)
 
 
 @jit(inline=INLINE)
@@ -194,6 +192,12 @@ def _add_change(idx, val, w, buf, total):
 
 
 @jit(inline=INLINE)
+def _copy_block(source, target):
+    for k in range(MEMBER_BLOCK):
+        target[k] = source[k]
+
+
+@jit(inline=INLINE)
 def obpm_step(idx, val, y, vecs, ints, scal, hp, fast):
     """Algorithm 2, one round t: predict with w̃_{t−1} (the average of the previous round);
     then for each member j draw b_{j,t} = [uniform(seed, j, t) < τ] (line 6) and, if 1, run
@@ -205,56 +209,59 @@ def obpm_step(idx, val, y, vecs, ints, scal, hp, fast):
     ‖Σ_j (w_j, b_j)‖² overflow, is restored and the round is reported as an overflow (the
     loop stops); members updated earlier in that round keep their update.
     """
-    total = vecs[0]
-    n = vecs.shape[0] - 2
+    total = vecs[SUM]
+    n = vecs.shape[0] - FIRST_MEMBER_ROW
     d = vecs.shape[1]
-    sx = dot(total, idx, val, fast) + scal[SUM_BIAS]
+    sx = dot(total, idx, val, fast) + scal[ObpmScal.SUM_BIAS]
     if not math.isfinite(sx):
         return sx, sign(sx), False, 0.0  # NaN/inf in x (or overflow): nothing is touched
     s = sx / _denominator(vecs, scal)
     pred = sign(s)
-    tau = hp[HP_TAU]
-    seed = hp[HP_SEED]
-    t = scal[STEP]
-    base_rule = int(hp[HP_BASE_RULE])
-    base_hp = hp[HP_BASE:]
-    buf = vecs[n + 1]
+    tau = hp[ObpmHP.TAU]
+    seed = hp[ObpmHP.SEED]
+    t = scal[ObpmScal.STEP]
+    base_rule = int(hp[ObpmHP.BASE_RULE])
+    base_hp = hp[FIRST_BASE_HP:]
+    buf = vecs[SCRATCH]
+    saved = scal[SAVED_BLOCK:SAVED_BLOCK + MEMBER_BLOCK]
     nz = -1
     updated = 0
     for j in range(n):
         if not uniform(seed, j, t) < tau:
             continue
-        member = vecs[j + 1:j + 2]
-        block = scal[HEADER + BLOCK * j:HEADER + BLOCK * (j + 1)]
-        w = member[0]
+        row = FIRST_MEMBER_ROW + j
+        member = vecs[row:row + 1]
+        start = FIRST_MEMBER_BLOCK + MEMBER_BLOCK * j
+        block = scal[start:start + MEMBER_BLOCK]
+        w = member[W]
         _snapshot(idx, val, w, buf)
-        b0, c1, c2, c3 = block[0], block[1], block[2], block[3]
+        _copy_block(block, saved)
         sj, _, uj, _ = member_step(base_rule, idx, val, y, member, ints, block, base_hp, fast)
         if not math.isfinite(sj):
             return math.inf, pred, updated > 0, float(updated)
         if not uj:
             continue
-        db = block[0] - b0
+        db = block[MEMBER_BIAS] - saved[MEMBER_BIAS]
         cross, dd = _change_products(idx, val, w, buf, total)
-        sb = scal[SUM_BIAS]
-        new_sq = scal[SUM_SQ] + 2.0 * (cross + sb * db) + (dd + db * db)
+        sb = scal[ObpmScal.SUM_BIAS]
+        new_sq = scal[ObpmScal.SUM_SQ] + 2.0 * (cross + sb * db) + (dd + db * db)
         if not math.isfinite(new_sq):
             _restore(idx, val, w, buf)
-            block[0], block[1], block[2], block[3] = b0, c1, c2, c3
+            _copy_block(saved, block)
             return math.inf, pred, updated > 0, float(updated)
         _add_change(idx, val, w, buf, total)
-        scal[SUM_BIAS] = sb + db
+        scal[ObpmScal.SUM_BIAS] = sb + db
         if nz < 0:
             _, nz = _sqnorm_count(idx, val)
-        work = scal[OBPM_WORK] + nz + 1.0
+        work = scal[ObpmScal.WORK] + nz + 1.0
         if work >= RECOMPUTE_FACTOR * d:
-            sb = scal[SUM_BIAS]
+            sb = scal[ObpmScal.SUM_BIAS]
             new_sq = sqnorm(None, total) + sb * sb
             work = 0.0
-        scal[SUM_SQ] = new_sq if new_sq > 0.0 else 0.0
-        scal[OBPM_WORK] = work
+        scal[ObpmScal.SUM_SQ] = new_sq if new_sq > 0.0 else 0.0
+        scal[ObpmScal.WORK] = work
         updated += 1
-    scal[STEP] = t + 1.0
+    scal[ObpmScal.STEP] = t + 1.0
     return s, pred, updated > 0, float(updated)
 
 

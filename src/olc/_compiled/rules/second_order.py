@@ -1,5 +1,5 @@
 """AROW — Adaptive Regularization of Weight Vectors (Crammer, Kulesza & Dredze, NIPS 2009;
-seed 004 §31.3, Fig. 31.6), with full and with diagonal covariance.
+the textbook chapter §31.3, Fig. 31.6), with full and with diagonal covariance.
 
 The weight distribution is N(μ, Σ); the prediction is μ·x + b. With a bias the input is the
 textbook's augmented x̃ = (x, 1) (Fig. 31.7, ``x(:,3)=1``), so the bias is one more
@@ -10,17 +10,17 @@ On a round with margin m = y(μ·x̃) < 1 (NIPS 2009 Fig. 1; Fig. 31.6 step 2):
 r > 0 being the chapter's λ. (The chapter's intermediate equation Σ̂⁻¹ = Σ̃⁻¹ − x̃x̃ᵀ/λ has a
 sign error: the update above is, by the matrix inversion lemma, Σ̂⁻¹ = Σ̃⁻¹ + x̃x̃ᵀ/λ.)
 The regression rule of §31.3.3 (recursive least squares) has the same β and Σ update and
-μ ← μ + (y − μ·x̃)·Σx̃/β on every round (``arow_regression_update``).
+μ ← μ + (y − μ·x̃)·Σx̃/β on every round (``rules/regression.py``, through ``arow_update``).
 
-Layouts (rule ids in ``dispatch``):
+Layouts (named in ``layouts/second_order.py``):
 
-AROW_FULL — vecs is (1 + D) × D with D = d + 1: row 0 = μ (μ[d] = bias), rows 1..D = Σ
-    (Σ[i, j] = vecs[1 + i, j]; the last row/column belong to the bias coordinate, unused —
-    left at the prior — when there is no bias). Σx̃ costs O(nnz·D) and the rank-one update
+AROW_FULL — vecs[MU] = μ (μ[d] = bias), then Σ[i, j] = vecs[FIRST_SIGMA_ROW + i, j] over
+    D = d + 1 coordinates (the last row/column belong to the bias coordinate, unused — left
+    at the prior — when there is no bias). Σx̃ costs O(nnz·D) and the rank-one update
     O(D²): forced by the math (Σ is dense after the first update whatever the sparsity of
     x). Σ is kept exactly symmetric (Σᵢⱼ and Σⱼᵢ get the same rounded decrement).
-AROW_DIAGONAL — "diagonal of the full update": vecs[0] = μ, vecs[1] = diag Σ; μ's bias in
-    scal[BIAS], its variance in scal[SIGMA_B]. With Σ diagonal, Σx̃ = (Σᵢᵢxᵢ) and the full
+AROW_DIAGONAL — "diagonal of the full update": vecs[MU] = μ, vecs[SIGMA] = diag Σ; μ's bias
+    in scal[BIAS], its variance in scal[SIGMA_B]. With Σ diagonal, Σx̃ = (Σᵢᵢxᵢ) and the full
     update's diagonal is Σᵢᵢ ← Σᵢᵢ − Σᵢᵢ²xᵢ²/β. O(nnz(x)).
 AROW_DIAGONAL_PRECISION — "diagonal precision": same layout; Σ⁻¹ ← Σ⁻¹ + x̃x̃ᵀ/r restricted
     to its diagonal, i.e. Σᵢᵢ ← Σᵢᵢ/(1 + Σᵢᵢxᵢ²/r). O(nnz(x)). The μ step is the same.
@@ -30,22 +30,19 @@ covariance that has shrunk to ~0 in some direction slightly indefinite), so β �
 diagonal-of-the-full-update variant Σᵢᵢ − Σᵢᵢ²xᵢ²/β, whose exact value is Σᵢᵢ(r + Σ_{j≠i}
 Σⱼⱼxⱼ²)/β > 0, is clamped at 0 when rounding makes it negative. When x̃ᵀΣx̃ = 0 (x̃ = 0, or
 a direction of zero variance) nothing can move: the round is not an update.
-
-scal slots: BIAS (diagonal layouts' μ_b), SIGMA_B (diagonal layouts' Σ_bb).
-hp layout: [r, fit_intercept].
 """
 import math
 
-import numba as nb
-
-from ..caching import jit
-from ..rule_ids import AROW_FULL, AROW_DIAGONAL, AROW_DIAGONAL_PRECISION
 import numpy as np
 
+from ..caching import jit
 from ..kernels import INLINE, dot, sign
+from ..layouts.second_order import FIRST_SIGMA_ROW, ArowDiagonalScal, ArowDiagonalVec
+from ..layouts.second_order import ArowHP as HP
+from ..rule_ids import AROW_DIAGONAL, AROW_DIAGONAL_PRECISION, AROW_FULL
 
-BIAS, SIGMA_B = 0, 1
-
+MU, SIGMA = ArowDiagonalVec.MU, ArowDiagonalVec.SIGMA  # MU is also the full layout's row
+BIAS, SIGMA_B = ArowDiagonalScal.BIAS, ArowDiagonalScal.SIGMA_B
 
 
 # -- full covariance ---------------------------------------------------------------------------
@@ -53,7 +50,7 @@ BIAS, SIGMA_B = 0, 1
 @jit(inline=INLINE)
 def full_score(idx, val, vecs, fast):
     """μ·x + μ_b (the bias coordinate is the last entry of μ)."""
-    return dot(vecs[0], idx, val, fast) + vecs[0, vecs.shape[1] - 1]
+    return dot(vecs[MU], idx, val, fast) + vecs[MU, vecs.shape[1] - 1]
 
 
 @jit()
@@ -68,18 +65,18 @@ def _full_sigma_x(idx, val, vecs, bias, z):
         for i in range(val.shape[0]):
             xi = val[i]
             if xi != 0.0:
-                row = vecs[1 + i]
+                row = vecs[FIRST_SIGMA_ROW + i]
                 for j in range(D):
                     z[j] += xi * row[j]
     else:
         for k in range(idx.shape[0]):
             xi = val[k]
             if xi != 0.0:
-                row = vecs[1 + idx[k]]
+                row = vecs[FIRST_SIGMA_ROW + idx[k]]
                 for j in range(D):
                     z[j] += xi * row[j]
     if bias:
-        row = vecs[D]
+        row = vecs[FIRST_SIGMA_ROW + D - 1]  # the bias coordinate's row
         for j in range(D):
             z[j] += row[j]
     v = 0.0
@@ -102,19 +99,19 @@ def full_update(idx, val, vecs, hp, coef_numerator):
     Σ ← Σ − Σx̃x̃ᵀΣ/β. Returns 1 (updated), 0 (x̃ᵀΣx̃ = 0: nothing moves) or -1 (the update
     would not be finite: declined, state untouched)."""
     D = vecs.shape[1]
-    bias = hp[1] != 0.0
+    bias = hp[HP.FIT_INTERCEPT] != 0.0
     z = np.empty(D)
     v = _full_sigma_x(idx, val, vecs, bias, z)
     if v == 0.0:
         return 0
     if not math.isfinite(v):
         return -1
-    beta = v + hp[0]
+    beta = v + hp[HP.R]
     c = coef_numerator / beta
     inv_beta = 1.0 / beta
     zmax = 0.0
     mu_max = 0.0
-    mu = vecs[0]
+    mu = vecs[MU]
     for j in range(D):
         a = abs(z[j])
         if a > zmax:
@@ -131,7 +128,7 @@ def full_update(idx, val, vecs, hp, coef_numerator):
         zi = z[i]
         if zi == 0.0:
             continue
-        row = vecs[1 + i]
+        row = vecs[FIRST_SIGMA_ROW + i]
         for j in range(D):
             row[j] -= (zi * z[j]) * inv_beta
     return 1
@@ -141,13 +138,13 @@ def full_update(idx, val, vecs, hp, coef_numerator):
 
 @jit(inline=INLINE)
 def diagonal_score(idx, val, vecs, scal, fast):
-    return dot(vecs[0], idx, val, fast) + scal[BIAS]
+    return dot(vecs[MU], idx, val, fast) + scal[BIAS]
 
 
 @jit(inline=INLINE)
 def _diag_confidence(idx, val, vecs, scal, bias):
     """(x̃ᵀΣx̃, max |Σᵢᵢx̃ᵢ|) for diagonal Σ, O(nnz)."""
-    sig = vecs[1]
+    sig = vecs[SIGMA]
     v = 0.0
     zmax = 0.0
     if idx is None:
@@ -183,8 +180,8 @@ def _shrink_diag(s, x, beta, r, precision):
 def diagonal_update(idx, val, vecs, scal, hp, coef_numerator, precision):
     """The diagonal variants' μ and Σ update (see the module docstring); same return codes
     as ``full_update``."""
-    bias = hp[1] != 0.0
-    r = hp[0]
+    bias = hp[HP.FIT_INTERCEPT] != 0.0
+    r = hp[HP.R]
     v, zmax = _diag_confidence(idx, val, vecs, scal, bias)
     if v == 0.0:
         return 0
@@ -194,8 +191,8 @@ def diagonal_update(idx, val, vecs, scal, hp, coef_numerator, precision):
     c = coef_numerator / beta
     if not (math.isfinite(c * zmax) and math.isfinite(zmax * zmax / beta)):
         return -1
-    mu = vecs[0]
-    sig = vecs[1]
+    mu = vecs[MU]
+    sig = vecs[SIGMA]
     if idx is None:
         for i in range(val.shape[0]):
             xi = val[i]
