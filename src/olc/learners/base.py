@@ -65,6 +65,7 @@ class PreparedStream:
     source: object  # the validated matrix (for error messages)
     y: np.ndarray
     classes: np.ndarray
+    hp: np.ndarray = None  # the learner's packed hyper-parameters, validated once
 
     @property
     def n_rows(self):
@@ -230,11 +231,11 @@ class OnlineLinearModel(BaseEstimator):
     def prepare_stream(self, X, y, classes=None):
         """Validate a batch once (no state change) for :meth:`learn_prepared`."""
         first = not self._is_initialised()
-        self._hyperparameters()
+        hp = self._hyperparameters()
         X = self._prepare_X(X, reset=first)
         y = self._prepare_y(y, X.shape[0])
         targets, classes = self._stream_targets(y, classes)
-        return PreparedStream(LoopInput(X), X, targets, classes)
+        return PreparedStream(LoopInput(X), X, targets, classes, hp)
 
     def learn_prepared(self, stream, start=0, stop=None, order=None, out=None, check=None):
         """Learn positions ``start..stop-1`` of ``stream`` taken in ``order`` (row indices;
@@ -254,7 +255,9 @@ class OnlineLinearModel(BaseEstimator):
         else:
             self._check_stream(stream)
             vecs, ints, scal = self._vecs, self._ints, self._scal
-        hp = self._hyperparameters()
+        # Validated once per prepared stream, not per chunk (declarative validation costs
+        # ~50 µs a call).
+        hp = stream.hp if stream.hp is not None else self._hyperparameters()
         steps_before = 0 if first else self.n_steps_
         position, tau = start, -1
         while True:
