@@ -19,15 +19,12 @@ from .._compiled.rules.bayes_point import (
 )
 from .base import OnlineLinearClassifier, positive_float
 from .experts import check_seed
-from .registry import algorithms, info, make, register
+from .registry import algorithms, info, make
 from .validation import InputError
 
 _SCHEDULES = {"constant": CONSTANT, "inv_sqrt": INV_SQRT}
 
 
-@register("generalized-perceptron",
-          "Generalised perceptron: w ← w + η_k·y·x when y(w·x)/‖w‖ ≤ ρ_k",
-          "seed 003, Algorithm 1 (ρ_k, η_k schedules of §2)")
 class GeneralizedPerceptron(OnlineLinearClassifier):
     """Generalised perceptron (seed 003, Algorithm 1).
 
@@ -91,8 +88,6 @@ def _supported_bases():
             and _rule_and_rows(e.cls)[1] == 1]
 
 
-@register("obpm", "Online Bayes Point Machine: mean of N base learners, each fed x w.p. τ",
-          "seed 003, Algorithm 2")
 class OnlineBayesPointMachine(OnlineLinearClassifier):
     """Online Bayes Point Machine (seed 003, Algorithm 2).
 

@@ -11,7 +11,6 @@ from .._compiled.rules.second_order import (
     SIGMA_B,
 )
 from .base import OnlineLinearClassifier, positive_float
-from .registry import add_variant, register
 from .validation import InputError
 
 #: covariance → index into each learner's tuple of rule ids (full, diagonal, precision)
@@ -140,8 +139,6 @@ _DOC = """
 """
 
 
-@register("arow", "AROW, full covariance: μ ← μ + y(1−m)Σx/β, Σ ← Σ − ΣxxᵀΣ/β when m < 1",
-          "Crammer, Kulesza & Dredze, NIPS 2009, Fig. 1; seed 004 §31.3.2, Fig. 31.6")
 class AROW(AROWStateMixin, OnlineLinearClassifier):
     __doc__ = """AROW classification (Adaptive Regularization of Weight Vectors).
 """ + _DOC
@@ -150,14 +147,3 @@ class AROW(AROWStateMixin, OnlineLinearClassifier):
         self.r = r
         self.covariance = covariance
         self.fit_intercept = fit_intercept
-
-
-add_variant("arow-diagonal", AROW,
-            "AROW, diagonal of the full update: Σᵢᵢ ← Σᵢᵢ − Σᵢᵢ²xᵢ²/β (O(nnz))",
-            "seed 004 §31.3.2 (keep only the diagonal of Σ) on Fig. 31.6's covariance update",
-            preset={"covariance": "diagonal"})
-add_variant("arow-diagonal-precision", AROW,
-            "AROW, diagonal precision: Σᵢᵢ ← Σᵢᵢ/(1 + Σᵢᵢxᵢ²/r) (O(nnz))",
-            "seed 004 §31.3.2: the precision update Σ⁻¹ ← Σ⁻¹ + xxᵀ/r (sign corrected), "
-            "diagonal kept",
-            preset={"covariance": "diagonal-precision"})
