@@ -11,7 +11,6 @@ Adding a learner means adding its entry here (``docs/adding-a-learner.md``); the
 suite then runs every check on it. Importing this module imports no learner (standard library only).
 """
 import importlib
-import inspect
 from dataclasses import dataclass
 
 CLASSIFIER, REGRESSOR = "classifier", "regressor"
@@ -51,6 +50,8 @@ class AlgorithmInfo:
     def parameters(self):
         """{parameter: default} that ``olc.make(name, ...)`` accepts (presets' fixed ones
         excluded)."""
+        import inspect
+
         fixed = dict(self.preset)
         sig = inspect.signature(self.cls.__init__)
         return {k: p.default for k, p in sig.parameters.items() if k != "self" and k not in fixed}
