@@ -1,4 +1,4 @@
-"""Generalised perceptron and OBPM (seed 003, Algorithms 1 and 2).
+"""Generalised perceptron and OBPM (Harrington et al. 2003, Algorithms 1 and 2).
 
 Independent NumPy references written from the paper (per-example loops over an explicit
 (N × d) member matrix, the Bernoulli draws from a re-implementation of the documented
@@ -457,7 +457,7 @@ def test_obpm_shape_parameters_are_fixed_once_learning_starts():
 
 def test_catalogue_lists_sources():
     entries = {e.name: e for e in olc.algorithms()}
-    assert "seed 003, Algorithm 1" in entries[GP].source
-    assert "seed 003, Algorithm 2" in entries[OBPM].source
+    assert "Harrington et al. 2003, Algorithm 1" in entries[GP].citation
+    assert "Harrington et al. 2003, Algorithm 2" in entries[OBPM].citation
     assert entries[OBPM].parameters == {"N": 100, "tau": 0.3, "base": "perceptron",
                                         "base_params": None, "seed": 0}

@@ -1,4 +1,4 @@
-"""AROW classification (Crammer, Kulesza & Dredze, NIPS 2009; seed 004 §31.3.2, Fig. 31.6):
+"""AROW classification (Crammer, Kulesza & Dredze, NIPS 2009; textbook §31.3.2, Fig. 31.6):
 full covariance and the two diagonal variants.
 
 Yardsticks (none imports olc's rules):
