@@ -6,6 +6,7 @@ numba)."""
 import json
 import shutil
 import sys
+import textwrap
 from pathlib import Path
 from typing import List, Optional
 
@@ -103,7 +104,9 @@ def warmup_cmd(
         wall += row.seconds
         state = (f"compiled in {row.compile_seconds:5.1f} s" if row.compile_seconds > 0
                  else "already compiled (disk cache)")
-        typer.echo(f"{row.family:<13} {state}  ({', '.join(row.learners)})")
+        typer.echo(textwrap.fill(f"{row.family:<13} {state}  ({', '.join(row.learners)})",
+                                 max(_width(), 60), subsequent_indent=" " * 14,
+                                 break_on_hyphens=False))
     typer.echo(f"total         compiled in {total:5.1f} s  ({wall:.1f} s with the warm-up runs)")
 
 
