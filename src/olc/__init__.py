@@ -1,14 +1,73 @@
-"""olc — online linear classification: exact, compiled learners and the online protocol."""
-__version__ = "0.1.0"
+"""olc — online linear classification: exact, compiled learners and the online protocol.
 
-from .config import set_strict_arithmetic, strict_arithmetic, strict_mode  # noqa: E402
-from .learners import *  # noqa: E402,F401,F403  (the learner classes, make, algorithms, ...)
-from .learners import (  # noqa: E402
-    LEARNER_CLASSES, MaxMarginSolution, StepRecord, algorithms, make, max_margin)
-from .persistence import load, save  # noqa: E402
-from .evaluate import progressive, ProgressiveResult  # noqa: E402
+Importing ``olc`` is cheap: the learners, the online protocol and persistence (and with them
+scikit-learn, numba and matplotlib) are imported when first used (PEP 562 ``__getattr__``),
+e.g. ``olc.Perceptron``, ``olc.make("pa-i")``, ``olc.progressive``, ``olc.load``.
+"""
+import importlib
+import importlib.util
+
+from .config import set_strict_arithmetic, strict_arithmetic, strict_mode
+from .learners.catalogue import LEARNER_CLASSES
+
+
+def _version():
+    """The version in ``pyproject.toml``: read from the source tree when olc runs from one
+    (its installed metadata may be older, e.g. an editable install before a version bump),
+    else from the installed package's metadata."""
+    from pathlib import Path
+
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    if pyproject.is_file():
+        import tomllib
+
+        try:
+            project = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project", {})
+        except (OSError, ValueError):
+            project = {}
+        if project.get("name") == "olc" and "version" in project:
+            return project["version"]
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("olc")
+    except PackageNotFoundError:  # pragma: no cover - neither a source tree nor installed
+        return "0+unknown"
+
+
+__version__ = _version()
+
+#: Exported names defined elsewhere, by module: imported on first access.
+_LAZY = {
+    **{name: "olc.learners" for name in LEARNER_CLASSES},
+    "MaxMarginSolution": "olc.learners",
+    "max_margin": "olc.learners",
+    "StepRecord": "olc.learners",
+    "algorithms": "olc.learners.registry",
+    "make": "olc.learners.registry",
+    "load": "olc.persistence",
+    "save": "olc.persistence",
+    "progressive": "olc.evaluate",
+    "ProgressiveResult": "olc.evaluate",
+}
 
 __all__ = LEARNER_CLASSES + [
-    "MaxMarginSolution", "max_margin", "ProgressiveResult", "StepRecord", "algorithms", "load", "make", "progressive", "save",
-    "set_strict_arithmetic", "strict_arithmetic", "strict_mode",
+    "MaxMarginSolution", "max_margin", "ProgressiveResult", "StepRecord", "algorithms", "load",
+    "make", "progressive", "save", "set_strict_arithmetic", "strict_arithmetic", "strict_mode",
 ]
+
+
+def __getattr__(name):
+    module = _LAZY.get(name)
+    if module is None:
+        # A subpackage not imported yet (``olc.evaluate`` after ``import olc``).
+        if not name.startswith("__") and importlib.util.find_spec(f"{__name__}.{name}"):
+            return importlib.import_module(f"{__name__}.{name}")
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))

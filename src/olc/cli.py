@@ -1,33 +1,43 @@
-"""The ``olc`` command line: a thin layer over the library (learners, data, evaluate, report)."""
+"""The ``olc`` command line: a thin layer over the library (learners, data, evaluate, report).
+
+Start-up is kept short: this module imports only typer and olc's catalogue; each command
+imports what it needs (``olc --help`` and ``olc algorithms`` import neither scikit-learn nor
+numba)."""
 import json
+import shutil
 import sys
+import textwrap
 from pathlib import Path
 from typing import List, Optional
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from . import __version__
-from .compare import compare_learners, parse_param_assignments, run_one
-from .data.sources import describe_source, load_source
 from .learners.registry import UnknownAlgorithmError, algorithms, info
-from .report import format_number
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Online linear classification: run and compare online learners.")
-console = Console(stderr=True)
-out = Console()
+
+
+def _out():
+    from rich.console import Console
+
+    return Console()
 
 
 def _fail(message):
-    console.print(f"[bold red]error:[/] {message}")
+    """One line on stderr, exit status 2."""
+    typer.secho(f"error: {message}", err=True, fg="red")
     raise typer.Exit(2)
+
+
+def _width():
+    return shutil.get_terminal_size((80, 24)).columns
 
 
 def _version(value: bool):
     if value:
-        out.print(f"olc {__version__}")
+        typer.echo(f"olc {__version__}")
         raise typer.Exit()
 
 
@@ -38,22 +48,66 @@ def main(version: bool = typer.Option(False, "--version", callback=_version, is_
 
 
 @app.command("algorithms")
-def algorithms_cmd(as_json: bool = typer.Option(False, "--json", help="Print JSON.")):
-    """List the algorithm catalogue: name, class, description, source."""
-    entries = algorithms()
-    if as_json:
-        out.print_json(json.dumps([{"name": e.name, "class": e.cls.__name__, "kind": e.kind,
-                                    "summary": e.summary,
-                                    "source": e.source, "parameters": e.parameters,
-                                    "fixed": dict(e.preset)} for e in entries], default=str))
+def algorithms_cmd(
+    name: Optional[str] = typer.Argument(None, metavar="[NAME]",
+                                         help="Show this learner's card: description, "
+                                              "parameters with defaults and constraints, "
+                                              "references."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+):
+    """List the learners (name, kind, citation), or show one learner's card."""
+    if name is not None:
+        try:
+            info(name)
+        except UnknownAlgorithmError as exc:
+            _fail(exc)
+        from .learners.cards import card_data, card_lines
+
+        if as_json:
+            typer.echo(json.dumps(card_data(name), default=str, ensure_ascii=False, indent=2))
+        else:
+            typer.echo("\n".join(card_lines(name, _width())))
         return
-    table = Table(title="olc algorithms")
-    for col in ("name", "class", "kind", "description", "source", "parameters"):
-        table.add_column(col)
-    for e in entries:
-        params = ", ".join(f"{k}={v}" for k, v in e.parameters.items())
-        table.add_row(e.name, e.cls.__name__, e.kind, e.summary, e.source, params)
-    out.print(table)
+    if as_json:
+        entries = [{"name": e.name, "class": e.class_name, "kind": e.kind,
+                    "summary": e.summary, "citation": e.citation,
+                    "references": list(e.references), "parameters": e.parameters,
+                    "fixed": dict(e.preset)} for e in algorithms()]
+        typer.echo(json.dumps(entries, default=str, ensure_ascii=False, indent=2))
+        return
+    from .learners.cards import listing_lines
+
+    typer.echo("\n".join(listing_lines()))
+    typer.echo("\nolc algorithms NAME: one learner's card (parameters, references).")
+
+
+@app.command("warmup")
+def warmup_cmd(
+    names: List[str] = typer.Argument(None, metavar="[NAME]...",
+                                      help="Learners whose compiled families to compile."),
+    all_: bool = typer.Option(False, "--all", help="Every learner of the catalogue."),
+):
+    """Compile ahead of time (dense and CSR rows) the compiled code of the named learners, or
+    of all (--all), into numba's disk cache: for images and CI."""
+    if bool(names) == all_:
+        _fail("name the learners to warm up, or pass --all (not both)")
+    names = [e.name for e in algorithms()] if all_ else names
+    from .warmup import warmup
+
+    try:
+        report = warmup(names)
+    except UnknownAlgorithmError as exc:
+        _fail(exc)
+    total = wall = 0.0
+    for row in report:
+        total += row.compile_seconds
+        wall += row.seconds
+        state = (f"compiled in {row.compile_seconds:5.1f} s" if row.compile_seconds > 0
+                 else "already compiled (disk cache)")
+        typer.echo(textwrap.fill(f"{row.family:<13} {state}  ({', '.join(row.learners)})",
+                                 max(_width(), 60), subsequent_indent=" " * 14,
+                                 break_on_hyphens=False))
+    typer.echo(f"total         compiled in {total:5.1f} s  ({wall:.1f} s with the warm-up runs)")
 
 
 _DATA_HELP = ("Dataset name (see `olc datasets`, optionally NAME:SPLIT), a path to an "
@@ -63,6 +117,8 @@ _DATA_HELP = ("Dataset name (see `olc datasets`, optionally NAME:SPLIT), a path 
 @app.command("datasets")
 def datasets_cmd():
     """List the named datasets of the data registry."""
+    from rich.table import Table
+
     from .data import datasets as names
     from .data.registry import get_spec
 
@@ -71,7 +127,7 @@ def datasets_cmd():
         table.add_column(col)
     for name in names():
         table.add_row(name, getattr(get_spec(name), "description", ""))
-    out.print(table)
+    _out().print(table)
 
 
 @app.command("run")
@@ -90,6 +146,13 @@ def run_cmd(
                                               help="Save the final learner (.npz)."),
 ):
     """Run one learner in the online protocol (predict, then learn) and print its metrics."""
+    from rich.table import Table
+
+    from .compare import parse_param_assignments, run_one
+    from .data.sources import describe_source, load_source
+    from .report import format_number
+
+    out = _out()
     try:
         info(algorithm)
         params = parse_param_assignments(param, [algorithm])[algorithm]
@@ -138,6 +201,13 @@ def compare_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print the results as JSON too."),
 ):
     """Compare learners on the same stream in the online protocol: table, JSON and figure."""
+    from rich.table import Table
+
+    from .compare import compare_learners, parse_param_assignments
+    from .data.sources import describe_source, load_source
+    from .report import format_number
+
+    out = _out()
     names = algorithms_ or ["perceptron", "pa", "pa-i", "pa-ii", "ce-omm", "e-omm"]
     try:
         for n in names:
@@ -192,9 +262,11 @@ def reproduce_omm_adult_cmd(
                                         "bias coordinate only when b* ≠ 0 (as the paper); "
                                         "always: on every variant."),
 ):
-    """Seed 002 (OMM paper) §6 / App. B on the Adult data: Tables 2–4, Figure 1, summary."""
+    """Ho-Nguyen et al. 2025 (the OMM paper) §6 / App. B on the Adult data: Tables 2–4,
+    Figure 1, summary."""
     from .experiments import omm_adult
 
+    out = _out()
     try:
         report = omm_adult.run(out_dir, n_jobs=n_jobs, force=force,
                                passes_permuted=passes_permuted, limit=limit,
@@ -217,9 +289,11 @@ def reproduce_omm_example_cmd(
     out_dir: Path = typer.Option(Path("omm-example-5-1-out"), "--out",
                                  help="Folder for the table, figure and results.json."),
 ):
-    """Seed 002 Example 5.1: the perceptron's mistakes grow as c², e-OMM's stay ≤ 2."""
+    """Ho-Nguyen et al. 2025, Example 5.1: the perceptron's mistakes grow as c², e-OMM's
+    stay ≤ 2."""
     from .experiments import omm_example_5_1
 
+    out = _out()
     try:
         report = omm_example_5_1.run(c or None, out_dir)
     except ValueError as exc:

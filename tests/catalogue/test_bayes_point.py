@@ -458,7 +458,7 @@ def test_obpm_shape_parameters_are_fixed_once_learning_starts():
 
 def test_catalogue_lists_sources():
     entries = {e.name: e for e in olc.algorithms()}
-    assert "seed 003, Algorithm 1" in entries[GP].source
-    assert "seed 003, Algorithm 2" in entries[OBPM].source
+    assert "Harrington et al. 2003, Algorithm 1" in entries[GP].citation
+    assert "Harrington et al. 2003, Algorithm 2" in entries[OBPM].citation
     assert entries[OBPM].parameters == {"N": 100, "tau": 0.3, "base": "perceptron",
                                         "base_params": None, "seed": 0}

@@ -1,4 +1,4 @@
-"""Seed 002's large-margin baselines: ROMMA, aggressive ROMMA (Li & Long 2002), ALMA₂
+"""The OMM paper's large-margin baselines: ROMMA, aggressive ROMMA (Li & Long 2002), ALMA₂
 (Gentile 2001) and PUMMA, p = 2 (Ishibashi, Hatano & Takeda 2008).
 
 - Independent references: a plain NumPy loop per algorithm, written from the papers'
@@ -11,7 +11,7 @@
   (min ‖w‖² s.t. w·w_t ≥ ‖w_t‖², y·w·x̃ ≥ 1) and every PUMMA update (min ½‖w‖² over (w, b)
   s.t. w·p + b ≥ 1, w·n + b ≤ −1, w·w_t ≥ ‖w_t‖²) on random streams, including aggressive
   ROMMA's single-constraint case.
-- PUMMA's translation invariance (seed 002, App. B.5) as a property test.
+- PUMMA's translation invariance (Ho-Nguyen et al. 2025, App. B.5) as a property test.
 - Degenerate geometry: x = 0, collinear points, infeasible constraint sets, non-separable
   streams — the documented behaviour, never NaN.
 """
@@ -194,9 +194,9 @@ def pumma_solution(p, n, w_prev):
 
 
 def ref_pumma(X, y, delta=0.01):
-    """PUMMA, p = 2 (seed 002 App. B.5): constant +1, then y₁, until both labels are seen;
-    the first point of each label is stored and (w, b) is their max-margin classifier; then
-    on y(w·x + b) ≤ 1 − δ, x replaces the stored point of its label and (w, b) solves the
+    """PUMMA, p = 2 (Ho-Nguyen et al. 2025, App. B.5): constant +1, then y₁, until both labels
+    are seen; the first point of each label is stored and (w, b) is their max-margin classifier;
+    then on y(w·x + b) ≤ 1 − δ, x replaces the stored point of its label and (w, b) solves the
     two-point max-margin problem with the extra constraint w·w_t ≥ ‖w_t‖²."""
     X = np.asarray(X, dtype=float)
     d = X.shape[1]
@@ -457,7 +457,7 @@ def test_pumma_two_point_and_two_constraint_cases_against_the_qp():
     assert kinds.count("pair") >= 3 and kinds.count("both") >= 3, kinds
 
 
-# -- PUMMA's translation invariance (seed 002, App. B.5) -----------------------------------------
+# -- PUMMA's translation invariance (Ho-Nguyen et al. 2025, App. B.5) ------------------------
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), shift=st.floats(-20, 20), delta=st.sampled_from([0.01, 0.2]))
@@ -486,7 +486,7 @@ def test_pumma_translation_invariance(seed, shift, delta):
 
 
 def test_romma_and_alma_are_not_translation_invariant():
-    """The contrast of seed 002 §6: a shift changes ROMMA's and ALMA's runs."""
+    """The contrast of Ho-Nguyen et al. 2025, §6: a shift changes ROMMA's and ALMA's runs."""
     X, y = _stream(3, n=200, d=5, margin=0.1)
     for name in ("romma", "a-romma", "alma2"):
         a = olc.make(name).predict_then_learn(X, y, classes=[0, 1])

@@ -1,5 +1,5 @@
-"""OMM variants (seed 002): n-OMM (Algorithm 1, naïve implementation, exact), e-OMM / ce-OMM
-for ℓp norms (§5.1) and the offline exact max-margin solver (Lemma 3.1, Eq. 3).
+"""OMM variants (Ho-Nguyen et al. 2025): n-OMM (Algorithm 1, naïve implementation, exact), e-OMM
+/ ce-OMM for ℓp norms (§5.1) and the offline exact max-margin solver (Lemma 3.1, Eq. 3).
 
 Yardsticks, written from the paper and independent of olc's code:
   * the hard-margin SVM with bias, min ½‖w‖² s.t. yᵢ(w·xᵢ + b) ≥ 1 (proof of Lemma 3.1),

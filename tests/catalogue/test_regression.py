@@ -1,6 +1,6 @@
-"""Online regressors of seed 004 and Crammer et al. 2006: Passive-Aggressive regression
-(ε-insensitive PA / PA-I / PA-II; the chapter's ℓ2- and ℓ1-loss updates, §31.2.2) and AROW
-regression (recursive least squares, §31.3.3).
+"""Online regressors of the textbook chapter 31 and Crammer et al. 2006: Passive-Aggressive
+regression (ε-insensitive PA / PA-I / PA-II; the chapter's ℓ2- and ℓ1-loss updates, §31.2.2) and
+AROW regression (recursive least squares, §31.3.3).
 
 Yardsticks, none of which imports olc's rules:
 - per-example references in plain NumPy written from the equations (the chapter's ones on

@@ -1,6 +1,6 @@
-"""Shen & Dietterich's regularized PA learners (seed 000, §3): exactness against independent
-references, the defining QPs, rotation invariance (Lemma 3.3), mistake bounds (Theorems
-3.1–3.4 with a fixed target, μ = 0) and degenerate geometry.
+"""Shen & Dietterich's regularized PA learners (Shen & Dietterich 2009, §3): exactness against
+independent references, the defining QPs, rotation invariance (Lemma 3.3), mistake bounds
+(Theorems 3.1–3.4 with a fixed target, μ = 0) and degenerate geometry.
 
 The references below are written from the paper's equations, per example, in plain NumPy:
 Lemma 3.1 (with the exact multiplier max(0, 1 + α − m)/‖x‖²), Lemma 3.2 literally, and for

@@ -1,6 +1,6 @@
-"""Stochastic gradient descent (seed 004 §31.1: θ ← θ − ε∇J(θ)) for classification (hinge,
-logistic, squared hinge) and regression (squared loss), step sizes η₀, η₀/t, η₀/√t, optional
-L2 penalty.
+"""Stochastic gradient descent (textbook ch. 31, §31.1: θ ← θ − ε∇J(θ)) for classification
+(hinge, logistic, squared hinge) and regression (squared loss), step sizes η₀, η₀/t, η₀/√t,
+optional L2 penalty.
 
 Yardsticks: a per-example NumPy reference written from the update
 w ← max(0, 1 − η_tλ)·w − η_t ℓ'(s)·x, b ← b − η_t ℓ'(s) (the loss derivatives written

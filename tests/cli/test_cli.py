@@ -24,7 +24,7 @@ def test_algorithms_lists_the_catalogue():
     assert res.exit_code == 0
     listed = json.loads(res.stdout)
     assert [e["name"] for e in listed] == [e.name for e in olc.algorithms()]
-    assert all(e["source"] and e["summary"] for e in listed)
+    assert all(e["citation"] and e["summary"] and e["references"] for e in listed)
     assert {"perceptron", "pa", "pa-i", "pa-ii", "e-omm", "ce-omm"} <= {e["name"] for e in listed}
 
 

@@ -22,12 +22,12 @@ EXPECTED_FAILED: dict[str, dict[str, str]] = {name: {} for name in ALGORITHMS}
 EXPECTED_FAILED["n-omm"] = {
     "check_classifiers_train": "n-OMM solves the max-margin problem of all stored points "
     "exactly; the check's blobs are not linearly separable, so the stored points become "
-    "non-separable and n-OMM collapses to w = 0, b = 0 (predicts +1), as documented (seed 002 "
-    "assumes separable data)",
+    "non-separable and n-OMM collapses to w = 0, b = 0 (predicts +1), as documented (the OMM "
+    "paper assumes separable data)",
 }
 
 #: Learners checked with non-default hyper-parameters, and why. Shen & Dietterich's
-#: classifier is w·x without a bias (seed 000 §2), so their learners default to
+#: classifier is w·x without a bias (Shen & Dietterich 2009, §2), so their learners default to
 #: fit_intercept=False (exact to the paper) and cannot reach the accuracy that
 #: check_classifiers_train asks on blobs whose separator misses the origin; they are checked
 #: with the bias (the harder code path: problems solved over (w, b) with x̃ = (x, 1)). The

@@ -103,7 +103,8 @@ def test_m_phi_definition():
         expected = sum(1 for t in range(len(y))
                        if gammas[t] > 0 and y[t] * result.score[t] <= phi * gammas[t])
         assert m_phi(result, phi) == expected
-    # m(0) counts the mistakes after initialization (total ≤ m(0) + 2, seed 002 §4).
+    # m(0) counts the mistakes after initialization (total ≤ m(0) + 2: Ho-Nguyen et al.
+    # 2025, §4).
     assert result.mistakes <= m_phi(result, 0.0) + 2
     with pytest.raises(ValueError, match="γ_t"):
         m_phi(olc.progressive(olc.make("perceptron"), X, y), 0.5)

@@ -47,7 +47,7 @@ def pa_qp(w, x, y, variant, C=None, bias=0.0):
     return w + delta.value
 
 
-# -- Maximum margin (seed 002, Eq. 2 / Lemma 3.1 / Eq. 3) ------------------------------------
+# -- Maximum margin (Ho-Nguyen et al. 2025, Eq. 2 / Lemma 3.1 / Eq. 3) -------------------------
 
 def svm_max_margin(X, y):
     """Hard-margin SVM with bias, min ½‖w‖² s.t. yᵢ(w·xᵢ + b) ≥ 1. Returns the normalized

@@ -1,4 +1,4 @@
-"""Translation invariance (seed 002, Remarks 2.1, 3.1, 3.4).
+"""Translation invariance (Ho-Nguyen et al. 2025, Remarks 2.1, 3.1, 3.4).
 
 Shifting every x_t by the same u leaves e-OMM's run unchanged: the same predictions, updates
 and predicted margins γ_t, the same w, and the intercept becomes b − w·u. The perceptron and
@@ -70,7 +70,8 @@ def test_omm_translation_invariant(name, params, seed, factor):
 @pytest.mark.parametrize("name", ["perceptron", "pa", "pa-i", "pa-ii"])
 def test_not_translation_invariant(name, seed):
     """The same data, shifted by 10× its radius: the perceptron's and PA's mistakes change
-    (they measure ‖x‖ from the origin; seed 002 Table 1, D̄ = sup‖x‖ in their bounds)."""
+    (they measure ‖x‖ from the origin; Ho-Nguyen et al. 2025, Table 1, D̄ = sup‖x‖ in their
+    bounds)."""
     X, y, direction = _data(seed)
     R = np.linalg.norm(X, axis=1).max()
     u = 10.0 * R * direction

@@ -1,5 +1,5 @@
-"""Seed 002 App. B.1 preprocessing on a slice of the raw Adult data (the full build is run by
-the reproduction command and cached)."""
+"""Ho-Nguyen et al. 2025, App. B.1 preprocessing on a slice of the raw Adult data (the full
+build is run by the reproduction command and cached)."""
 import os
 from pathlib import Path
 

@@ -1,7 +1,7 @@
-"""Seed 002 §6 / App. B (``olc reproduce omm-adult``): the pipeline end to end on small data,
-with every number checked against an independent computation (brute-force distances, a
-second max-margin solve of each transformed slice, direct evaluation of the metrics), and
-the transcription of the paper's tables checked against the seed text."""
+"""Ho-Nguyen et al. 2025, §6 / App. B (``olc reproduce omm-adult``): the pipeline end to end on
+small data, with every number checked against an independent computation (brute-force distances,
+a second max-margin solve of each transformed slice, direct evaluation of the metrics), and the
+transcription of the paper's tables checked against the paper's text."""
 import json
 import os
 import re
@@ -309,7 +309,7 @@ def _tokens(cells):
     return out
 
 
-@pytest.mark.skipif(not SEED_TEXT.exists(), reason="seed 002 text not available")
+@pytest.mark.skipif(not SEED_TEXT.exists(), reason="the OMM paper's text is not available")
 def test_paper_values_transcribe_the_seed_tables():
     lines = SEED_TEXT.read_text().splitlines()
     captions = {k: next(i for i, line in enumerate(lines) if line.startswith(f"Table {k}:"))

@@ -1,4 +1,4 @@
-"""Seed 002 Example 5.1 (``olc reproduce omm-example-5-1``): the counts against a
+"""Ho-Nguyen et al. 2025, Example 5.1 (``olc reproduce omm-example-5-1``): the counts against a
 hand-written perceptron and the paper's formula, and the command end to end."""
 import json
 import math

@@ -223,7 +223,7 @@ def example_5_1_params(c: float, robust: bool = False) -> tuple[float, float]:
 
 
 def example_5_1(c: float, n: int, *, order: str = "alternating", seed=None, robust: bool = False):
-    """The three-point stream of the OMM paper's Example 5.1 (seed 002).
+    """The three-point stream of the OMM paper's Example 5.1 (Ho-Nguyen et al. 2025).
 
     Points: ``z1 = ((c, 1), +1)``, ``z2 = ((c, -1), -1)``, ``z3 = ((c + r, -1), -1)``
     with ``r = 2/c``. The max-margin classifier is ``w* = (0, 1), b* = 0`` with

@@ -1,5 +1,5 @@
-"""Metrics of the online protocol (seed 002 §4 and §6). They read per-step records and
-classifiers; they never update a model."""
+"""Metrics of the online protocol (Ho-Nguyen et al. 2025, §4 and §6). They read per-step
+records and classifiers; they never update a model."""
 import numpy as np
 import scipy.sparse as sp
 
@@ -34,7 +34,8 @@ def cumulative_mean_squared_error(score, y):
 
 
 def final_margin(classifier, X, y):
-    """γ̄ = min_t y_t(w·x_t + b)/‖w‖ of a classifier on a whole data set (seed 002 §6 (i)).
+    """γ̄ = min_t y_t(w·x_t + b)/‖w‖ of a classifier on a whole data set (Ho-Nguyen et al.
+    2025, §6 (i)).
 
     ``classifier``: a fitted learner (``decision_function``, ``coef_``, ``classes_``) or a
     ``(w, b)`` pair with labels y in {−1, +1}. Returns None when the margin is not positive
@@ -60,7 +61,7 @@ def final_margin(classifier, X, y):
 
 
 def m_phi(result, phi):
-    """m(φ) of seed 002 Eq. (4b): #{t ≥ 3 : γ(x_t, y_t; w_t, b_t) ≤ φ·γ_t}.
+    """m(φ) of Ho-Nguyen et al. 2025, Eq. (4b): #{t ≥ 3 : γ(x_t, y_t; w_t, b_t) ≤ φ·γ_t}.
 
     Needs a learner that reports its predicted margin γ_t per step (the OMM family: the
     record's ``aux``) and a normalized classifier (‖w‖ = 1, so the margin is y·score). The

@@ -110,12 +110,13 @@ def progressive(learner, X, y, passes=1, shuffle_seed=None, classes=None, tau_on
     shuffle_first_pass : with ``shuffle_seed``, False keeps the first pass in the data's
         order and permutes only the later ones (drawn from the same generator, so passes
         2, 3, ... get the permutations that passes 1, 2, ... get with True). A run of k
-        passes then begins with the one-pass run (seed 002 App. B.4's five-pass runs).
+        passes then begins with the one-pass run (the five-pass runs of Ho-Nguyen et al.
+        2025, App. B.4).
     classes : the two labels, needed if y shows only one of them (classifiers only).
     tau_on : (classifiers only) None, ``"data"`` (the whole (X, y)), or an (X_eval, y_eval)
         pair: record τ, the first step whose (updated) classifier has positive margin on
-        every evaluation point (seed 002 §6 (iii)); the classifier changes only at updates,
-        so only those are tested.
+        every evaluation point (Ho-Nguyen et al. 2025, §6 (iii)); the classifier changes only
+        at updates, so only those are tested.
     chunk_rows : rows per compiled call (results do not depend on it; it sets how often the
         progress bar moves).
     progress : show a progress bar: None (default) — only once the run has lasted a second;

@@ -1,4 +1,5 @@
-"""The OMM paper's Adult data set (seed 002, Appendix B.1), rebuilt from the raw UCI files.
+"""The OMM paper's Adult data set (Ho-Nguyen et al. 2025, Appendix B.1), rebuilt from the raw
+UCI files.
 
 Recipe (B.1): the train and test files together; rows with a missing value removed;
 categorical attributes as k − 1 dummy variables (the first level in sorted order is the

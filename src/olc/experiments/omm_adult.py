@@ -1,4 +1,4 @@
-"""Seed 002 (the OMM paper), §6 and Appendix B: the Adult experiments, end to end.
+"""Ho-Nguyen et al. 2025 (the OMM paper), §6 and Appendix B: the Adult experiments, end to end.
 
 Pipeline (each step one function below; the runner only combines data, learners, evaluation
 and report):
@@ -302,7 +302,7 @@ def load_adult(limit=None, cache_dir=None, records=None):
     if geometry is None:
         geometry = geometry_of(X, y)
         _save_geometry(path, digest, geometry)
-    return prepare(X, y, source={"name": "adult (seed 002 App. B.1)", "limit": limit,
+    return prepare(X, y, source={"name": "adult (Ho-Nguyen et al. 2025, App. B.1)", "limit": limit,
                                  "rows_without_missing": data.rows_without_missing},
                    geometry=geometry)
 
@@ -648,8 +648,8 @@ def markdown(rows, title, b_star, b_star_paper=paper.B_STAR):
     out = [f"## {title}\n",
            f"Left block b* = 0; right block b* ≠ 0 (ours b* = {b_star:.4f}; the paper's "
            f"{b_star_paper}). Columns marked [paper] are the paper's published numbers "
-           "(seed 002), everything else comes from this run. — : γ̄ not positive / τ never "
-           "reached.\n"]
+           "(Ho-Nguyen et al. 2025), everything else comes from this run. — : γ̄ not "
+           "positive / τ never reached.\n"]
     for theta in sorted({r["theta"] for r in rows}):
         block = [dict(r) for r in rows if r["theta"] == theta]
         for r in block:
@@ -994,7 +994,7 @@ def summary_markdown(problem, verifications, records, passes_permuted, thetas):
     numbers."""
     o, n = problem.original, problem.normalized
     src = problem.source
-    lines = ["# OMM paper (seed 002) §6 / App. B reproduced — summary", "",
+    lines = ["# OMM paper (Ho-Nguyen et al. 2025) §6 / App. B reproduced — summary", "",
              "Generated from this run's records (`results.json`); the paper's numbers appear "
              "only where labelled as the paper's.", "", "## Data and geometry", "",
              "| quantity | ours | paper |", "|---|---|---|",
@@ -1059,7 +1059,8 @@ def reproduce(problem, out_dir, n_jobs=1, force=False, passes_permuted=PASSES_PE
     (out_dir / "summary.md").write_text(summary)
     files["summary"] = str(out_dir / "summary.md")
     files["json"] = str(out_dir / "results.json")
-    report = {"paper": "seed 002 (OMM), §6 and App. B", "source": problem.source,
+    report = {"paper": "Ho-Nguyen et al. 2025 (OMM paper), §6 and App. B",
+              "source": problem.source,
               "geometry": {"original": problem.original.scalars(),
                            "normalized": problem.normalized.scalars()},
               "settings": {"passes_permuted": passes_permuted, "seed": seed,

@@ -1,5 +1,5 @@
-"""Seed 002 (the OMM paper), Example 5.1: the perceptron can be forced to make Ω(c²)
-mistakes on three points on which Algorithm 1 (n-OMM, e-OMM, ce-OMM) makes at most two.
+"""Ho-Nguyen et al. 2025 (the OMM paper), Example 5.1: the perceptron can be forced to make
+Ω(c²) mistakes on three points on which Algorithm 1 (n-OMM, e-OMM, ce-OMM) makes at most two.
 
 The points (``olc.data.example_5_1``): z¹ = ((c, 1), +1), z² = ((c, −1), −1),
 z³ = ((c + r, −1), −1) with r = 2/c, c > 2; (w*, b*) = ((0, 1), 0), γ* = 1, D = r < 1, so
@@ -120,10 +120,10 @@ def run(cs=None, out_dir="omm-example-5-1-out"):
     keys, heads = [k for k, _ in COLUMNS], [h for _, h in COLUMNS]
     md = out / "example_5_1.md"
     md.write_text(
-        "## Seed 002, Example 5.1\n\nAll counts from this run. Robust construction: c is "
-        "rounded up to a power of two so that float64 arithmetic is exact (docs/numerics.md);"
-        " the last two columns use c as given. The paper's claims: Perceptron updates ≥ m "
-        "(= m here), Algorithm 1 ≤ 2 mistakes on any sequence.\n\n"
+        "## Ho-Nguyen et al. 2025, Example 5.1\n\nAll counts from this run. Robust "
+        "construction: c is rounded up to a power of two so that float64 arithmetic is "
+        "exact (docs/numerics.md); the last two columns use c as given. The paper's claims: "
+        "Perceptron updates ≥ m (= m here), Algorithm 1 ≤ 2 mistakes on any sequence.\n\n"
         + markdown_table(rows, keys, heads, digits=6))
     write_csv(out / "example_5_1.csv", rows, keys)
     files = {"table": str(md), "csv": str(out / "example_5_1.csv"),
@@ -133,7 +133,7 @@ def run(cs=None, out_dir="omm-example-5-1-out"):
                                                    for r in rows),
               "omm_at_most_two_mistakes": all(r[f"{n}_mistakes{s}"] <= 2 for r in rows
                                               for n in OMM_LEARNERS for s in ("", "_random"))}
-    report = {"paper": "seed 002 (OMM), Example 5.1", "rows": rows, "checks": checks,
-              "files": files}
+    report = {"paper": "Ho-Nguyen et al. 2025 (OMM paper), Example 5.1", "rows": rows,
+              "checks": checks, "files": files}
     write_json(out / "results.json", report)
     return report

@@ -1,30 +1,30 @@
-"""The OMM paper's published numbers (seed 002: Tables 2, 3 and 4 of §6 and App. B.4), for
-comparison columns only: nothing here is used to compute a result.
+"""The OMM paper's published numbers (Ho-Nguyen et al. 2025: Tables 2, 3 and 4 of §6 and
+App. B.4), for comparison columns only: nothing here is used to compute a result.
 
-Transcription. The seed's text of the tables lost every dash ("—": final margin γ̄ not
-positive, or τ undefined), so each row is a run of 4–8 numbers for two blocks (b* = 0, then
-b* ≠ 0) of four cells m, γ̄, τ, time. The cells were restored by their types — m and τ are
-integers, γ̄ and the time are decimals, and the time is always present, so each block reads
-m [γ̄] [τ] time — which fixes every row but nine. Those nine read either "m time | m γ̄ τ
-time" or "m γ̄ τ time | m time", and were decided by two facts the paper's own numbers obey:
-(a) a conservative learner (ROMMA, Perceptron) cannot err after its τ (its classifier is then
-correct on every point), so m ≤ τ; (b) a five-pass run begins with the one-pass run (Table 4
-repeats Table 3's τ wherever it is unambiguous), so a τ below n = 35,508 — reached in the
-first pass — is in both tables or in neither, with the same value:
+Transcription. The text extraction of the paper that olc works from lost every dash ("—":
+final margin γ̄ not positive, or τ undefined), so each row is a run of 4–8 numbers for two
+blocks (b* = 0, then b* ≠ 0) of four cells m, γ̄, τ, time. The cells were restored by their
+types — m and τ are integers, γ̄ and the time are decimals, and the time is always present,
+so each block reads m [γ̄] [τ] time — which fixes every row but nine. Those nine read either
+"m time | m γ̄ τ time" or "m γ̄ τ time | m time", and were decided by two facts the paper's
+own numbers obey: (a) a conservative learner (ROMMA, Perceptron) cannot err after its τ (its
+classifier is then correct on every point), so m ≤ τ; (b) a five-pass run begins with the
+one-pass run (Table 4 repeats Table 3's τ wherever it is unambiguous), so a τ below n =
+35,508 — reached in the first pass — is in both tables or in neither, with the same value:
   Table 3 θ=0 ROMMA, a-ROMMA; Table 4 θ=0 ROMMA; θ=0.25 a-ROMMA, Perceptron; θ=0.5
   a-ROMMA: the first block is the full one (the alternative breaks (a) or (b));
   Table 3 θ=0.5 and θ=1 Perceptron; Table 4 θ=0.75 Perceptron: the second block is the
   full one (the alternative breaks (a); Table 4 θ=0.5 and θ=1 repeat Table 3's 56/24953 and
   46/20579 for b* ≠ 0).
 ``tests/experiments/test_omm_adult.py`` checks that the cells, read left to right without
-the dashes, give back the seed's lines.
+the dashes, give back that text's lines.
 
-Table 2 (θ = 0, one pass) is Table 3's θ = 0 block (the seed prints the same numbers).
+Table 2 (θ = 0, one pass) is Table 3's θ = 0 block (the paper prints the same numbers).
 """
 
 # (θ, algorithm) → ((m, γ̄, τ, seconds) for b* = 0, (m, γ̄, τ, seconds) for b* = −0.2848);
 # None = the paper's dash. Algorithm names are olc's registry names (ALMA = "alma2").
-TABLE_3 = {  # one pass over the data set (seed 002, Table 3, App. B.4)
+TABLE_3 = {  # one pass over the data set (Ho-Nguyen et al. 2025, Table 3, App. B.4)
     (0.0, "n-omm"): ((4, 1.00, 70, 76.56), (4, 1.00, 70, 74.25)),
     (0.0, "ce-omm"): ((21, 0.05, 16808, 0.10), (21, 0.05, 16808, 0.11)),
     (0.0, "e-omm"): ((6, 0.84, 534, 0.11), (6, 0.84, 534, 0.12)),
@@ -67,7 +67,7 @@ TABLE_3 = {  # one pass over the data set (seed 002, Table 3, App. B.4)
     (1.0, "alma2"): ((6636, None, None, 0.11), (10946, None, None, 0.13)),
 }
 
-TABLE_4 = {  # five passes, n-OMM one pass (seed 002, Table 4, App. B.4)
+TABLE_4 = {  # five passes, n-OMM one pass (Ho-Nguyen et al. 2025, Table 4, App. B.4)
     (0.0, "n-omm"): ((4, 1.00, 70, 76.56), (4, 1.00, 70, 74.25)),
     (0.0, "ce-omm"): ((21, 0.05, 16808, 0.20), (21, 0.05, 16808, 0.22)),
     (0.0, "e-omm"): ((6, 0.93, 534, 0.55), (6, 0.93, 534, 0.59)),

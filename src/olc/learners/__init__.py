@@ -1,39 +1,40 @@
-"""Learners: one module per family; every learner follows the contract in ``base``."""
-from .base import OnlineLinearClassifier, OnlineLinearModel, StepRecord
-from .base_regression import OnlineLinearRegressor
-from .bayes_point import GeneralizedPerceptron, OnlineBayesPointMachine
-from .experts import RandomizedWeightedMajority, WeightedMajority, Winnow
-from .margin import ALMA2, PUMMA, ROMMA, AggressiveROMMA
-from .norma import NORMA
-from .omm import EfficientOMM
-from .omm_variants import EfficientOMMLp, MaxMarginSolution, NaiveOMM, max_margin
-from .passive_aggressive import PassiveAggressive, PassiveAggressiveI, PassiveAggressiveII
-from .perceptron import Perceptron
-from .registry import AlgorithmInfo, algorithms, make, name_of
-from .regression import (
-    AROWRegression,
-    PassiveAggressiveIIRegression,
-    PassiveAggressiveIRegression,
-    PassiveAggressiveL1Regression,
-    PassiveAggressiveL2Regression,
-    PassiveAggressiveRegression,
-)
-from .regularized import L1ConstrainedPA, L2ConstrainedPA, ObjectiveRegularizedPA
-from .second_order import AROW
-from .sgd import SGD, SGDRegression
+"""Learners: one module per family; every learner follows the contract in ``base``.
 
-#: The learner classes (one per registry family; presets such as ``ce-omm`` share a class).
-LEARNER_CLASSES = [
-    "ALMA2", "AROW", "AROWRegression", "AggressiveROMMA", "EfficientOMM", "EfficientOMMLp",
-    "GeneralizedPerceptron", "L1ConstrainedPA", "L2ConstrainedPA", "NORMA", "NaiveOMM",
-    "ObjectiveRegularizedPA", "OnlineBayesPointMachine", "PUMMA", "PassiveAggressive",
-    "PassiveAggressiveI", "PassiveAggressiveII", "PassiveAggressiveIIRegression",
-    "PassiveAggressiveIRegression", "PassiveAggressiveL1Regression",
-    "PassiveAggressiveL2Regression", "PassiveAggressiveRegression", "Perceptron", "ROMMA",
-    "RandomizedWeightedMajority", "SGD", "SGDRegression", "WeightedMajority", "Winnow",
-]
+Names are imported on first use (PEP 562), so ``import olc.learners`` costs nothing: the
+learner modules (and with them scikit-learn and numba) load when a class is touched.
+"""
+import importlib
+import importlib.util
 
-__all__ = LEARNER_CLASSES + [
-    "AlgorithmInfo", "MaxMarginSolution", "max_margin", "OnlineLinearClassifier", "OnlineLinearModel", "OnlineLinearRegressor",
-    "StepRecord", "algorithms", "make", "name_of",
-]
+from .catalogue import CLASS_MODULES, LEARNER_CLASSES
+from .registry import AlgorithmInfo, algorithms, info, make, name_of
+
+#: Everything else this package exports, by defining module.
+_OTHER_NAMES = {
+    "OnlineLinearClassifier": "olc.learners.base",
+    "OnlineLinearModel": "olc.learners.base",
+    "StepRecord": "olc.learners.base",
+    "OnlineLinearRegressor": "olc.learners.base_regression",
+    "MaxMarginSolution": "olc.learners.omm_variants",
+    "max_margin": "olc.learners.omm_variants",
+}
+_LAZY = {**CLASS_MODULES, **_OTHER_NAMES}
+
+__all__ = LEARNER_CLASSES + sorted(_OTHER_NAMES) + [
+    "AlgorithmInfo", "algorithms", "info", "make", "name_of"]
+
+
+def __getattr__(name):
+    module = _LAZY.get(name)
+    if module is None:
+        # A submodule not imported yet (``olc.learners.base`` after ``import olc.learners``).
+        if not name.startswith("__") and importlib.util.find_spec(f"{__name__}.{name}"):
+            return importlib.import_module(f"{__name__}.{name}")
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))

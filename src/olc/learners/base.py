@@ -28,6 +28,7 @@ from .validation import (
     binary_classes,
     check_nonempty,
     describe_bad_row,
+    positive_float,  # noqa: F401  (re-exported: learner modules import it from here)
 )
 
 N_SCALARS = 16
@@ -426,15 +427,3 @@ class OnlineLinearClassifier(ClassifierMixin, OnlineLinearModel):
 def _head(record, n):
     return StepRecord(record.pred[:n], record.score[:n], record.updated[:n], record.aux[:n],
                       record.tau)
-
-
-def positive_float(value, name, allow_zero=False):
-    """Validate a scalar hyper-parameter; the message names it."""
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise InputError(f"{name} must be a number, got {value!r}") from None
-    if not np.isfinite(v) or v < 0 or (v == 0 and not allow_zero):
-        bound = "≥ 0" if allow_zero else "> 0"
-        raise InputError(f"{name} must be finite and {bound}, got {value!r}")
-    return v

@@ -21,7 +21,7 @@ from .._compiled.layouts.bayes_point import (
     obpm_sizes,
 )
 from .base import OnlineLinearClassifier
-from .registry import algorithms, info, make, register
+from .registry import algorithms, info, make
 from .validation import InputError
 
 _SEED_LIMIT = 2**53  # seeds are stored exactly in the float64 hp array
@@ -32,9 +32,6 @@ _V0_1_0_OBPM_SUM_ROW, _V0_1_0_OBPM_FIRST_MEMBER_ROW = 0, 1
 _V0_1_0_OBPM_HEADER, _V0_1_0_OBPM_BLOCK = 8, 4
 
 
-@register("generalized-perceptron",
-          "Generalised perceptron: w ← w + η_k·y·x when y(w·x)/‖w‖ ≤ ρ_k",
-          "seed 003, Algorithm 1 (ρ_k, η_k schedules of §2)")
 class GeneralizedPerceptron(OnlineLinearClassifier):
     """Generalised perceptron (Harrington et al. 2003, Algorithm 1).
 
@@ -99,8 +96,6 @@ def _supported_bases():
                    for layout in SUPPORTED_BASE_LAYOUTS)]
 
 
-@register("obpm", "Online Bayes Point Machine: mean of N base learners, each fed x w.p. τ",
-          "seed 003, Algorithm 2")
 class OnlineBayesPointMachine(OnlineLinearClassifier):
     """Online Bayes Point Machine (Harrington et al. 2003, Algorithm 2).
 

@@ -23,7 +23,6 @@ from .._compiled.rules.experts import (
     WINNOW,
 )
 from .base import OnlineLinearClassifier, positive_float
-from .registry import register
 from .validation import InputError, StreamStoppedError
 
 BINARY, SIGN = "binary", "sign"
@@ -143,8 +142,6 @@ class _DomainLearner(OnlineLinearClassifier):
         return prepared
 
 
-@register("winnow", "Winnow: ŷ = 1[w·x > N], w_i ← w_i(1+β)^{(y−ŷ)x_i} on x ∈ {0,1}^d",
-          "seed 001, Algorithm 4 (mistake bound Eq. 42)")
 class Winnow(_DomainLearner):
     """Winnow (seed 001, Algorithm 4; Littlestone 1988).
 
@@ -254,9 +251,6 @@ class _WeightedMajorityBase(_DomainLearner):
         return w / w.sum()
 
 
-@register("weighted-majority",
-          "Weighted Majority: ŷ = sign(Σ x_n w_n), w_n ← w_n(1−η) for wrong experts",
-          "seed 001, Algorithm 1 (bound Eq. 1)")
 class WeightedMajority(_WeightedMajorityBase):
     """Weighted Majority (seed 001, Algorithm 1; Littlestone & Warmuth 1994).
 
@@ -293,9 +287,6 @@ class WeightedMajority(_WeightedMajorityBase):
         return v / v.sum(), 0.0
 
 
-@register("randomized-weighted-majority",
-          "Randomized Weighted Majority: follow expert I ~ w/Φ (seeded), WM penalties",
-          "seed 001, Algorithm 2 (bound Eq. 2)")
 class RandomizedWeightedMajority(_WeightedMajorityBase):
     """Randomized Weighted Majority (seed 001, Algorithm 2; Littlestone & Warmuth 1994).
 

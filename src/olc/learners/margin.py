@@ -21,7 +21,6 @@ from .._compiled.rules.margin import (
     S,
 )
 from .base import OnlineLinearClassifier, positive_float
-from .registry import register
 from .validation import InputError
 
 
@@ -116,8 +115,6 @@ _ROMMA_COMMON = """
 """
 
 
-@register("romma", "ROMMA: w ← argmin ‖w‖² s.t. w·w_t ≥ ‖w_t‖², y·w·x ≥ 1, on mistakes",
-          "Li & Long 2002 (Machine Learning 46), ROMMA update; bias: seed 002 App. B.3")
 class ROMMA(_ROMMABase):
     __doc__ = """ROMMA, the Relaxed Online Maximum Margin Algorithm (Li & Long 2002).
 
@@ -135,9 +132,6 @@ class ROMMA(_ROMMABase):
     _rule = ROMMA
 
 
-@register("a-romma",
-          "Aggressive ROMMA: ROMMA's update on every round with y·w·x < 1",
-          "Li & Long 2002 (Machine Learning 46), aggressive ROMMA; bias: seed 002 App. B.3")
 class AggressiveROMMA(_ROMMABase):
     __doc__ = """Aggressive ROMMA (Li & Long 2002): ROMMA's projection on every round with
     y·w_t·x̃ < 1 (a margin below 1), not only on mistakes.
@@ -153,10 +147,6 @@ class AggressiveROMMA(_ROMMABase):
     _rule = AGGRESSIVE_ROMMA
 
 
-@register("alma2", "ALMA₂(α; B, C): approximate max-margin, normalized x, projection on the "
-          "unit ball",
-          "Gentile 2001 (JMLR 2), Fig. 1 with p = 2; B = √8/α, C = √2 (seed 002 Table 1); "
-          "bias: seed 002 App. B.3")
 class ALMA2(OnlineLinearClassifier):
     """ALMA₂(α; B, C), the Approximate Large Margin Algorithm for p = 2 (Gentile, "A New
     Approximate Maximal Margin Classification Algorithm", JMLR 2, 2001, Fig. 1).
@@ -220,9 +210,6 @@ class ALMA2(OnlineLinearClassifier):
         return sc * self._vecs[0], float(b)
 
 
-@register("pumma", "PUMMA (p = 2): max-margin on the last positive and negative update "
-          "points s.t. w·w_t ≥ ‖w_t‖², when y(w·x + b) ≤ 1 − δ",
-          "Ishibashi, Hatano & Takeda, COLT 2008; seed 002 App. B.3 (δ = 0.01) and B.5")
 class PUMMA(OnlineLinearClassifier):
     """PUMMA for p = 2 with bias (Ishibashi, Hatano & Takeda, "Online Learning of Approximate
     Maximum p-Norm Margin Classifiers with Biases", COLT 2008), as described in seed 002

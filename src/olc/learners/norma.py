@@ -4,14 +4,11 @@ import numpy as np
 
 from .._compiled.rules.regularized import BRAW, NORMA as NORMA_RULE, S
 from .base import OnlineLinearClassifier, positive_float
-from .registry import register
 from .validation import InputError
 
 _SCHEDULES = {"constant": 0.0, "sqrt": 1.0}
 
 
-@register("norma", "NORMA: w ← (1−η_tλ)w + η_tσ_t·y·x, σ_t = [y(w·x+b) < ρ]",
-          "Kivinen, Smola & Williamson 2004, §III-A (classification, fixed ρ); seed 000 [12]")
 class NORMA(OnlineLinearClassifier):
     """NORMA: stochastic gradient descent on the regularized risk
     λ/2‖w‖² + max(0, ρ − y(w·x + b)), linear version (the baseline of seed 000, §4).

@@ -6,7 +6,6 @@ import numpy as np
 from .._compiled.rule_ids import EFFICIENT_OMM_L2
 from .._compiled.rules.omm import GAMMA, MM, PHASE, PM, PP, SM, SP, Y1
 from .base import OnlineLinearClassifier
-from .registry import add_variant, register
 from .validation import InputError
 
 
@@ -14,8 +13,6 @@ class NonSeparableWarning(RuntimeWarning):
     """The data seen so far are provably not linearly separable."""
 
 
-@register("e-omm", "Efficient Online Maximum Margin (ℓ2): max-margin on {v₊, v₋, x_t}",
-          "seed 002, Algorithm 1 (efficient) and §5.1 closed form")
 class EfficientOMM(OnlineLinearClassifier):
     """e-OMM: Online Maximum Margin, efficient implementation, ℓ2 norm (seed 002, Alg. 1).
 
@@ -98,8 +95,3 @@ class EfficientOMM(OnlineLinearClassifier):
         if nu == 0.0:
             return np.zeros(d), 0.0
         return u / nu, float(-(self._scal[PP] - self._scal[MM]) / (2.0 * nu))
-
-
-add_variant("ce-omm", EfficientOMM,
-            "Conservative e-OMM (ρ = 0): updates only on mistakes",
-            "seed 002, Algorithm 1 with ρ = 0 (Remark 3.3, §6)", preset={"rho": 0.0})

@@ -11,7 +11,6 @@ from .._compiled import nearest_point as _np_solver
 from .._compiled.rules import omm_variants as _rules
 from .base import OnlineLinearClassifier
 from .omm import NonSeparableWarning
-from .registry import add_variant, register
 from .validation import InputError, binary_classes, check_finite
 
 
@@ -44,8 +43,6 @@ class _CollapseWarningMixin:
                     "assumes separable data.", NonSeparableWarning, stacklevel=2)
 
 
-@register("n-omm", "Naïve Online Maximum Margin (ℓ2): exact max-margin of all stored points",
-          "seed 002, Algorithm 1 (naïve implementation), Lemma 3.1 / Eq. (3)")
 class NaiveOMM(_CollapseWarningMixin, OnlineLinearClassifier):
     """n-OMM: Online Maximum Margin, naïve implementation, ℓ2 norm (seed 002, Algorithm 1).
 
@@ -211,8 +208,6 @@ class NaiveOMM(_CollapseWarningMixin, OnlineLinearClassifier):
         return float(self._scal[_rules.GAMMA]) if self._scal[_rules.PHASE] == 2.0 else 0.0
 
 
-@register("e-omm-lp", "Efficient Online Maximum Margin for an ℓp norm, p ∈ (1, ∞)",
-          "seed 002, Algorithm 1 (efficient), Lemma 3.1, §5.1 (Eq. 7 by a 1-D search)")
 class EfficientOMMLp(_CollapseWarningMixin, OnlineLinearClassifier):
     """e-OMM for the norm ‖·‖ = ℓp, p ∈ (1, ∞) (seed 002, Algorithm 1 and §5.1).
 
@@ -280,11 +275,6 @@ class EfficientOMMLp(_CollapseWarningMixin, OnlineLinearClassifier):
         self._check_fitted()
         return (float(self._scal[_rules.LP_GAMMA]) if self._scal[_rules.LP_PHASE] == 2.0
                 else 0.0)
-
-
-add_variant("ce-omm-lp", EfficientOMMLp,
-            "Conservative e-OMM for an ℓp norm (ρ = 0): updates only on mistakes",
-            "seed 002, Algorithm 1 with ρ = 0 (Remark 3.3), §5.1", preset={"rho": 0.0})
 
 
 # -- offline: the exact max-margin classifier of a data set ----------------------------------

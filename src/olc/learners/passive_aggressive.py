@@ -6,7 +6,6 @@ from sklearn.utils._param_validation import Interval
 
 from .._compiled.layouts.linear import PA_CLASSIC, PA_I, PA_II, PASSIVE_AGGRESSIVE_LAYOUT
 from .base import OnlineLinearClassifier
-from .registry import register
 
 _C = [Interval(Real, 0, None, closed="neither")]
 
@@ -31,7 +30,6 @@ class _PassiveAggressiveBase(OnlineLinearClassifier):
                 "bias_in_norm": self._bias_in_norm and self.fit_intercept}
 
 
-@register("pa", "Passive-Aggressive (PA): τ = ℓ/‖x‖²", "Crammer et al. 2006, Eq. (6)")
 class PassiveAggressive(_PassiveAggressiveBase):
     __doc__ = """PA: the smallest change of the classifier that attains margin 1
     (Crammer et al. 2006, Eq. 6): τ = ℓ/‖x‖² without a bias.
@@ -54,7 +52,6 @@ class PassiveAggressive(_PassiveAggressiveBase):
         self.fit_intercept = fit_intercept
 
 
-@register("pa-i", "PA-I: τ = min(C, ℓ/‖x‖²)", "Crammer et al. 2006, Eq. (6)")
 class PassiveAggressiveI(_PassiveAggressiveBase):
     __doc__ = """PA-I: τ = min(C, ℓ/‖x‖²) (Crammer et al. 2006, Eq. 6; scikit-learn
     ``loss="hinge"``). A zero vector x skips the round, as in scikit-learn.
@@ -70,8 +67,6 @@ class PassiveAggressiveI(_PassiveAggressiveBase):
         self.fit_intercept = fit_intercept
 
 
-@register("pa-ii", "PA-II: τ = ℓ/(‖x‖² + 1/(2C))",
-          "Crammer et al. 2006, Eq. (6); textbook §31.2.1 with λ = 1/(2C)")
 class PassiveAggressiveII(_PassiveAggressiveBase):
     __doc__ = """PA-II: τ = ℓ/(‖x‖² + 1/(2C)) (Crammer et al. 2006, Eq. 6;
     scikit-learn ``loss="squared_hinge"``). The textbook chapter (§31.2.1) writes the same update as

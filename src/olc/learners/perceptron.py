@@ -5,11 +5,8 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._compiled.layouts.linear import PERCEPTRON_LAYOUT
 from .base import OnlineLinearClassifier
-from .registry import register
 
 
-@register("perceptron", "Perceptron: w ← w + η·y·x when y(w·x + b) ≤ 0",
-          "seed 002 Example 5.1 (update rule); seed 001 Algorithm 3 (mistake-only variant)")
 class Perceptron(OnlineLinearClassifier):
     """Rosenblatt's perceptron.
 

@@ -1,30 +1,14 @@
-"""Canonical names → learner classes; ``make(name, **params)`` and the algorithm catalogue."""
-import inspect
-from dataclasses import dataclass
+"""Canonical names → learners: ``make(name, **params)``, ``info``, ``algorithms``, ``name_of``.
 
-_REGISTRY = {}
+The catalogue itself is the list in :mod:`olc.learners.catalogue`; learner modules do not
+import this module to register themselves, so there is no import circle, and a lookup
+imports only the module of the learner asked for.
+"""
+from .catalogue import CATALOGUE, AlgorithmInfo  # noqa: F401  (AlgorithmInfo: re-exported)
 
-
-@dataclass(frozen=True)
-class AlgorithmInfo:
-    name: str
-    cls: type
-    summary: str
-    source: str
-    preset: tuple = ()  # fixed hyper-parameters for a named variant, e.g. ρ = 0 for ce-OMM
-
-    @property
-    def kind(self):
-        """"classifier" (labels, ±1 internally) or "regressor" (real-valued targets)."""
-        from sklearn.base import RegressorMixin
-
-        return "regressor" if issubclass(self.cls, RegressorMixin) else "classifier"
-
-    @property
-    def parameters(self):
-        fixed = dict(self.preset)
-        sig = inspect.signature(self.cls.__init__)
-        return {k: p.default for k, p in sig.parameters.items() if k != "self" and k not in fixed}
+_BY_NAME = {entry.name: entry for entry in CATALOGUE}
+if len(_BY_NAME) != len(CATALOGUE):  # pragma: no cover - a catalogue edit gone wrong
+    raise ValueError("an algorithm name appears twice in olc.learners.catalogue")
 
 
 class UnknownAlgorithmError(KeyError):
@@ -32,39 +16,17 @@ class UnknownAlgorithmError(KeyError):
         return str(self.args[0])
 
 
-def register(name, summary, source, preset=None):
-    """Class decorator: add a learner (optionally a preset variant of it) to the catalogue."""
-
-    def deco(cls):
-        _add(name, cls, summary, source, preset)
-        return cls
-
-    return deco
-
-
-def _add(name, cls, summary, source, preset=None):
-    if name in _REGISTRY:
-        raise ValueError(f"algorithm name {name!r} registered twice")
-    _REGISTRY[name] = AlgorithmInfo(name, cls, summary, source, tuple(sorted((preset or {}).items())))
-
-
-def add_variant(name, cls, summary, source, preset):
-    """Register a named preset of an existing class (e.g. ce-OMM = e-OMM with ρ = 0)."""
-    _add(name, cls, summary, source, preset)
-
-
 def algorithms():
-    """The catalogue: one :class:`AlgorithmInfo` per canonical name, in registration order."""
-    _load_all()
-    return list(_REGISTRY.values())
+    """The catalogue: one :class:`AlgorithmInfo` per canonical name, in catalogue order."""
+    return list(CATALOGUE)
 
 
 def info(name):
-    _load_all()
+    """The :class:`AlgorithmInfo` of ``name`` (an error listing the known names otherwise)."""
     try:
-        return _REGISTRY[name]
-    except KeyError:
-        known = ", ".join(sorted(_REGISTRY))
+        return _BY_NAME[name]
+    except (KeyError, TypeError):
+        known = ", ".join(sorted(_BY_NAME))
         raise UnknownAlgorithmError(f"unknown algorithm {name!r}; known: {known}") from None
 
 
@@ -81,20 +43,16 @@ def make(name, **params):
 
 def name_of(learner):
     """Canonical name of a learner instance (the preset whose fixed values it carries)."""
-    _load_all()
     params = learner.get_params(deep=False)
-    for entry in _REGISTRY.values():
-        if type(learner) is entry.cls and all(params.get(k) == v for k, v in entry.preset):
+    cls = type(learner)
+    # Only entries naming this class can match; comparing class names first avoids importing
+    # the modules of every other learner.
+    candidates = [e for e in CATALOGUE
+                  if e.class_name == cls.__name__ and e.module == cls.__module__]
+    for entry in candidates:
+        if all(params.get(k) == v for k, v in entry.preset):
             if entry.preset or not any(
-                e.cls is entry.cls and e.preset and all(params.get(k) == v for k, v in e.preset)
-                for e in _REGISTRY.values()
+                e.preset and all(params.get(k) == v for k, v in e.preset) for e in candidates
             ):
                 return entry.name
-    raise UnknownAlgorithmError(f"{type(learner).__name__} is not a registered learner")
-
-
-def _load_all():
-    # Importing the family modules runs their @register decorators.
-    from . import (  # noqa: F401
-        bayes_point, experts, margin, norma, omm, omm_variants, passive_aggressive, perceptron,
-        regression, regularized, second_order, sgd)
+    raise UnknownAlgorithmError(f"{cls.__name__} is not a registered learner")

@@ -14,7 +14,6 @@ from .._compiled.rules.regression import (
 )
 from .base import positive_float
 from .base_regression import OnlineLinearRegressor
-from .registry import register
 from .second_order import AROWStateMixin
 
 
@@ -45,8 +44,6 @@ _SKLEARN = """
 """
 
 
-@register("pa-regression", "PA regression (ε-insensitive): τ = ℓ_ε/‖x‖²",
-          "Crammer et al. 2006, §4 (regression), PA update")
 class PassiveAggressiveRegression(_PARegressionBase):
     """PA regression (Crammer et al. 2006, §4): with residual r = y − (w·x + b) and the
     ε-insensitive loss ℓ = max(0, |r| − ε), the smallest change that makes ℓ = 0:
@@ -69,8 +66,6 @@ class PassiveAggressiveRegression(_PARegressionBase):
         self.fit_intercept = fit_intercept
 
 
-@register("pa-i-regression", "PA-I regression (ε-insensitive): τ = min(C, ℓ_ε/‖x‖²)",
-          "Crammer et al. 2006, §4 (regression), PA-I update")
 class PassiveAggressiveIRegression(_PARegressionBase):
     __doc__ = """PA-I regression (Crammer et al. 2006, §4): τ = min(C, ℓ/‖x‖²),
     ℓ = max(0, |r| − ε), w ← w + sign(r)·τ·x, b ← b + sign(r)·τ. A zero vector x skips the
@@ -90,8 +85,6 @@ class PassiveAggressiveIRegression(_PARegressionBase):
         return positive_float(self.C, "C")
 
 
-@register("pa-ii-regression", "PA-II regression (ε-insensitive): τ = ℓ_ε/(‖x‖² + 1/(2C))",
-          "Crammer et al. 2006, §4 (regression), PA-II update")
 class PassiveAggressiveIIRegression(_PARegressionBase):
     __doc__ = """PA-II regression (Crammer et al. 2006, §4): τ = ℓ/(‖x‖² + 1/(2C)),
     ℓ = max(0, |r| − ε). A zero vector x still moves the bias (τ = 2Cℓ), as in scikit-learn.
@@ -116,8 +109,6 @@ _TEXTBOOK = """
 """
 
 
-@register("pa-l2-regression", "PA regression, ℓ2 loss: θ ← θ + r/(‖x‖² + λ)·x",
-          "seed 004 §31.2.2 (ℓ2-loss update)")
 class PassiveAggressiveL2Regression(_PARegressionBase):
     __doc__ = """Passive-aggressive regression with the ℓ2 loss (seed 004 §31.2.2):
     θ̂ = argmin ½r² + (λ/2)‖θ − θ̃‖², i.e. θ ← θ + r/(‖x‖² + λ)·x with r = y − θᵀx, on every
@@ -142,8 +133,6 @@ class PassiveAggressiveL2Regression(_PARegressionBase):
         return 0.0
 
 
-@register("pa-l1-regression", "PA regression, ℓ1 loss: θ ← θ + sign(r)·min(1/λ, |r|/‖x‖²)·x",
-          "seed 004 §31.2.2 (ℓ1-loss update)")
 class PassiveAggressiveL1Regression(_PARegressionBase):
     __doc__ = """Passive-aggressive regression with the ℓ1 loss (seed 004 §31.2.2):
     θ̂ = argmin |r| + (λ/2)‖θ − θ̃‖², i.e. θ ← θ + sign(r)·min(1/λ, |r|/‖x‖²)·x. Equal to
@@ -166,9 +155,6 @@ class PassiveAggressiveL1Regression(_PARegressionBase):
         return 0.0
 
 
-@register("arow-regression", "AROW regression (recursive least squares): "
-                             "μ ← μ + (y − μ·x)Σx/β, Σ ← Σ − ΣxxᵀΣ/β",
-          "seed 004 §31.3.3 (AROW regression, recursive LS)")
 class AROWRegression(AROWStateMixin, OnlineLinearRegressor):
     """AROW regression / recursive least squares (seed 004 §31.3.3): on every round, with
     x̃ = (x, 1) (x̃ = x without a bias) and β = x̃ᵀΣx̃ + r,

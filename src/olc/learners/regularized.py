@@ -16,7 +16,6 @@ from .._compiled.rules.regularized import (
     UPDATE_MISTAKE,
 )
 from .base import OnlineLinearClassifier, positive_float
-from .registry import register
 from .validation import InputError
 
 _UPDATES = {"mistake": UPDATE_MISTAKE, "hinge": UPDATE_HINGE, "always": UPDATE_ALWAYS}
@@ -85,9 +84,6 @@ class _BallConstrainedPA(_ShenDietterichPA):
         return positive_float(self.beta, "beta")
 
 
-@register("regularized-pa",
-          "Objective-regularized PA: w ← (w + τy·x)/(1+α), τ = max(0, 1+α−y·w·x)/‖x‖²",
-          "seed 000 (Shen & Dietterich), problem (3.1), Lemma 3.1")
 class ObjectiveRegularizedPA(_ShenDietterichPA):
     __doc__ = """Objective-regularized Passive-Aggressive (Shen & Dietterich, seed 000, §3.1).
 
@@ -121,9 +117,6 @@ class ObjectiveRegularizedPA(_ShenDietterichPA):
         return positive_float(self.alpha, "alpha", allow_zero=True)
 
 
-@register("l2-constrained-pa",
-          "L2-norm-constrained PA: PA step, then ‖w‖ ≤ β by Z_t (Lemma 3.2)",
-          "seed 000 (Shen & Dietterich), problem (3.9), Lemma 3.2")
 class L2ConstrainedPA(_BallConstrainedPA):
     __doc__ = """L2-norm-constrained Passive-Aggressive (Shen & Dietterich, seed 000, §3.2).
 
@@ -152,9 +145,6 @@ class L2ConstrainedPA(_BallConstrainedPA):
     _rule = L2_CONSTRAINED_PA
 
 
-@register("l1-constrained-pa",
-          "L1-norm-constrained PA: exact projection onto {y·w·x ≥ 1, ‖w‖₁ ≤ β}",
-          "seed 000 (Shen & Dietterich), problem (3.10)")
 class L1ConstrainedPA(_BallConstrainedPA):
     __doc__ = """L1-norm-constrained Passive-Aggressive (Shen & Dietterich, seed 000, §3.2).
 

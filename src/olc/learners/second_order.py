@@ -15,7 +15,6 @@ from .._compiled.layouts.second_order import (
     ArowFullVec,
 )
 from .base import OnlineLinearClassifier
-from .registry import add_variant, register
 from .validation import InputError
 
 #: Largest full covariance allocated: (d + 2)(d + 1) float64 values (≈ d² · 8 bytes).
@@ -160,8 +159,6 @@ _DOC = """
 """
 
 
-@register("arow", "AROW, full covariance: μ ← μ + y(1−m)Σx/β, Σ ← Σ − ΣxxᵀΣ/β when m < 1",
-          "Crammer, Kulesza & Dredze, NIPS 2009, Fig. 1; seed 004 §31.3.2, Fig. 31.6")
 class AROW(AROWStateMixin, OnlineLinearClassifier):
     __doc__ = """AROW classification (Adaptive Regularization of Weight Vectors).
 """ + _DOC
@@ -172,14 +169,3 @@ class AROW(AROWStateMixin, OnlineLinearClassifier):
         self.r = r
         self.covariance = covariance
         self.fit_intercept = fit_intercept
-
-
-add_variant("arow-diagonal", AROW,
-            "AROW, diagonal of the full update: Σᵢᵢ ← Σᵢᵢ − Σᵢᵢ²xᵢ²/β (O(nnz))",
-            "seed 004 §31.3.2 (keep only the diagonal of Σ) on Fig. 31.6's covariance update",
-            preset={"covariance": "diagonal"})
-add_variant("arow-diagonal-precision", AROW,
-            "AROW, diagonal precision: Σᵢᵢ ← Σᵢᵢ/(1 + Σᵢᵢxᵢ²/r) (O(nnz))",
-            "seed 004 §31.3.2: the precision update Σ⁻¹ ← Σ⁻¹ + xxᵀ/r (sign corrected), "
-            "diagonal kept",
-            preset={"covariance": "diagonal-precision"})

@@ -16,7 +16,6 @@ from .._compiled.rules.sgd import (
 )
 from .base import OnlineLinearClassifier, positive_float
 from .base_regression import OnlineLinearRegressor
-from .registry import register
 from .validation import InputError
 
 SCHEDULES = {"constant": CONSTANT, "1/t": INV_T, "1/sqrt(t)": INV_SQRT_T}
@@ -67,9 +66,6 @@ _COMMON = """
 """
 
 
-@register("sgd", "SGD (hinge, logistic or squared hinge loss; optional L2): "
-                 "w ← (1−η_tλ)w − η_t ℓ'(w·x+b) x",
-          "seed 004 §31.1 (θ ← θ − ε∇J); step size η₀, η₀/t or η₀/√t")
 class SGD(_SGDState, OnlineLinearClassifier):
     __doc__ = """Stochastic gradient descent for binary classification (y ∈ {−1, +1}).
 """ + _COMMON + """
@@ -109,9 +105,6 @@ class SGD(_SGDState, OnlineLinearClassifier):
         return self._sgd_hyperparameters(_choice(self.loss, LOSSES, "loss"))
 
 
-@register("sgd-regression", "SGD regression, squared loss (optional L2): "
-                            "w ← (1−η_tλ)w + η_t (y − w·x − b) x",
-          "seed 004 §31.1 (θ ← θ − ε∇J, J = ½(y − θᵀx)²); step size η₀, η₀/t or η₀/√t")
 class SGDRegression(_SGDState, OnlineLinearRegressor):
     __doc__ = """Stochastic gradient descent for linear regression with the squared loss
     J = ½(y − w·x − b)² of §31.1 (ℓ'(s) = s − y), i.e. w ← w + η_t·r·x with r = y − ŷ.

@@ -1,4 +1,5 @@
-"""Input checks that say what is wrong and where (row, column)."""
+"""Input checks that say what is wrong and where (row, column), and the small validators of
+hyper-parameters that the declarative constraints (``_parameter_constraints``) do not cover."""
 import numpy as np
 import scipy.sparse as sp
 from sklearn.utils.multiclass import type_of_target
@@ -99,3 +100,31 @@ def binary_classes(labels, where, hint=None):
         raise InputError(f"{where} contains only 1 class {list(classes)}; exactly 2 classes "
                          f"are needed{extra}")
     return classes
+
+
+# -- hyper-parameters -------------------------------------------------------------------------
+
+#: Seeds are stored exactly in the float64 hyper-parameter array: integers below 2**53.
+SEED_LIMIT = 2 ** 53
+
+
+def check_seed(value, name="seed"):
+    """A seed for the counter-based generator: an integer in [0, 2**53) (stored exactly in a
+    float64 hyper-parameter array); returned as a float."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise InputError(f"{name} must be an integer in [0, 2**53), got {value!r}")
+    if not 0 <= int(value) < SEED_LIMIT:
+        raise InputError(f"{name} must be an integer in [0, 2**53), got {value!r}")
+    return float(value)
+
+
+def positive_float(value, name, allow_zero=False):
+    """Validate a scalar hyper-parameter; the message names it."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{name} must be a number, got {value!r}") from None
+    if not np.isfinite(v) or v < 0 or (v == 0 and not allow_zero):
+        bound = "≥ 0" if allow_zero else "> 0"
+        raise InputError(f"{name} must be finite and {bound}, got {value!r}")
+    return v

@@ -1,0 +1,78 @@
+"""Compile ahead of time (``olc warmup``): run learners briefly so that the compiled families
+they use are compiled for dense and CSR rows and stored in numba's disk cache — for images and
+CI, so that a later first run starts at once.
+
+Each learner is fitted, then asked for decision values, on a tiny synthetic stream in its
+input domain, once as a dense array and once as CSR: that calls every entry point of its
+family's loops (``run_dense``, ``score_dense``, ``run_csr``, ``score_csr``).
+"""
+import time
+import warnings
+from dataclasses import dataclass, field
+
+from .learners.registry import info, make
+
+
+@dataclass
+class FamilyWarmup:
+    family: str
+    learners: list = field(default_factory=list)
+    compile_seconds: float = 0.0  # spent by numba compiling (0: the disk cache had it)
+    seconds: float = 0.0          # wall time of the warm-up runs, compiling included
+
+
+def _tiny_stream(learner, kind, seed=0, n=12, d=4):
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    domain = getattr(learner, "input_domain", None)
+    if domain == "binary":
+        X = (rng.random((n, d)) < 0.5).astype(np.float64)
+    elif domain == "sign":
+        X = np.where(rng.random((n, d)) < 0.5, -1.0, 1.0)
+    else:
+        X = rng.standard_normal((n, d))
+    if kind == "regressor":
+        return X, X @ rng.standard_normal(d) + 0.5
+    y = np.where(X[:, 0] >= X[:, 1:].mean(axis=1), 1, -1)
+    y[0], y[1] = 1, -1  # both labels whatever the draw gave
+    return X, y
+
+
+def _exercise(name):
+    import scipy.sparse as sp
+
+    X, y = _tiny_stream(make(name), info(name).kind)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # e.g. OMM's non-separable warning: not the point here
+        for rows in (X, sp.csr_matrix(X)):
+            make(name).fit(rows, y).predict(rows)
+
+
+def family_of_learner(name):
+    """The compiled family that runs learner ``name``."""
+    from ._compiled.rule_ids import family_of
+
+    return family_of(make(name)._rule).name
+
+
+def warmup(names):
+    """Compile the families of the learners ``names`` (dense and CSR); returns one
+    :class:`FamilyWarmup` per family, in the order of first use. Unknown names raise
+    ``UnknownAlgorithmError`` before anything is compiled."""
+    from ._compiled.families import compile_seconds
+
+    for name in names:
+        info(name)
+    by_family = {}
+    for name in dict.fromkeys(names):
+        by_family.setdefault(family_of_learner(name), []).append(name)
+    report = []
+    for family, members in by_family.items():
+        before = compile_seconds().get(family, 0.0)
+        start = time.perf_counter()
+        for name in members:
+            _exercise(name)
+        report.append(FamilyWarmup(family, members, compile_seconds().get(family, 0.0) - before,
+                                   time.perf_counter() - start))
+    return report

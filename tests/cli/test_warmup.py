@@ -1,0 +1,33 @@
+"""``olc warmup``: compile a learner's family ahead of time and say how long it took."""
+from typer.testing import CliRunner
+
+from olc._compiled import families
+from olc.cli import app
+from olc.warmup import family_of_learner, warmup
+
+runner = CliRunner()
+
+
+def test_warmup_one_learner():
+    res = runner.invoke(app, ["warmup", "perceptron"])
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert lines[0].startswith("linear ") and "(perceptron)" in lines[0]
+    assert lines[-1].startswith("total ") and " s" in lines[-1]
+    assert "linear" in families._loaded  # the family's loops are loaded
+
+
+def test_warmup_groups_learners_by_family():
+    report = warmup(["perceptron", "pa-i", "perceptron"])
+    assert [(r.family, r.learners) for r in report] == [("linear", ["perceptron", "pa-i"])]
+    assert report[0].compile_seconds >= 0.0 and report[0].seconds > 0.0
+    assert family_of_learner("pa-ii") == "linear"
+
+
+def test_warmup_rejects_unknown_names_and_empty_calls():
+    res = runner.invoke(app, ["warmup", "perceptron", "no-such-learner"])
+    assert res.exit_code == 2
+    assert "unknown algorithm 'no-such-learner'" in res.output
+    assert len(res.output.strip().splitlines()) == 1
+    assert runner.invoke(app, ["warmup"]).exit_code == 2
+    assert runner.invoke(app, ["warmup", "--all", "pa"]).exit_code == 2
