@@ -35,6 +35,16 @@ def _width():
     return shutil.get_terminal_size((80, 24)).columns
 
 
+def _announce_compile(names, X):
+    """Say at once which compiled families this command will build (first use only)."""
+    import scipy.sparse as sp
+
+    from ._compiled import families
+
+    families.announce([families.family_of_learner_module(info(n).module) for n in names],
+                      sparse=sp.issparse(X))
+
+
 def _version(value: bool):
     if value:
         typer.echo(f"olc {__version__}")
@@ -157,6 +167,7 @@ def run_cmd(
         info(algorithm)
         params = parse_param_assignments(param, [algorithm])[algorithm]
         X, y, name = load_source(data)
+        _announce_compile([algorithm], X)
         summary, learner, _ = run_one(algorithm, params, X, y, passes=passes, seed=seed,
                                       track_tau=tau)
     except (UnknownAlgorithmError, TypeError, ValueError, FileNotFoundError) as exc:
@@ -214,6 +225,7 @@ def compare_cmd(
             info(n)
         params = parse_param_assignments(param, names)
         X, y, source_name = load_source(data)
+        _announce_compile(names, X)
         report = compare_learners(names, params, X, y, passes=passes, seed=seed,
                                   track_tau=tau, n_jobs=n_jobs, out_dir=out_dir,
                                   source=describe_source(source_name, X, y))

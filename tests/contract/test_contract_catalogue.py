@@ -74,3 +74,13 @@ def test_learner_modules_do_not_register_themselves():
         source = path.read_text(encoding="utf-8")
         assert "@register(" not in source and "add_variant(" not in source, path.name
         assert not re.search(r"from \.registry import .*\bregister\b", source), path.name
+
+
+@pytest.mark.parametrize("entry", CATALOGUE, ids=lambda e: e.name)
+def test_learner_module_family_matches_the_layout(entry):
+    """The CLI announces compiles from the learner module alone: that mapping must name the
+    family the learner's rule really belongs to."""
+    from olc._compiled.families import family_of_learner_module
+    from olc._compiled.rule_ids import family_of
+
+    assert family_of_learner_module(entry.module) == family_of(entry.cls._layout.rule).name
