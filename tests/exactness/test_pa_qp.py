@@ -1,7 +1,7 @@
 """One PA / PA-I / PA-II step equals the solution of the problem that defines it.
 
-Crammer, Dekel, Keshet, Shalev-Shwartz & Singer (JMLR 2006), Eqs. (2), (4), (5); seed 004
-§31.2.1 (PA-II with λ = 1/(2C)). The reference is the QP itself, solved by cvxpy/Clarabel —
+Crammer, Dekel, Keshet, Shalev-Shwartz & Singer (JMLR 2006), Eqs. (2), (4), (5); the textbook
+chapter §31.2.1 (PA-II with λ = 1/(2C)). The reference is the QP itself, solved by cvxpy/Clarabel —
 never the closed form the library implements.
 
 The QPs are stated on w alone (``fit_intercept=False``). With ``fit_intercept=True`` olc
@@ -178,7 +178,7 @@ def test_augmented_input_is_the_textbook_convention():
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_augmented_input_solves_qp_over_w_and_b(variant, seed):
     """With the bias as a constant-1 feature (fit_intercept=False) the step is the QP over
-    θ = (w, b) with the full norm ½‖θ' − θ‖² — the textbook problem of seed 004 (31.2)."""
+    θ = (w, b) with the full norm ½‖θ' − θ‖² — the textbook problem (31.2) of §31.2."""
     rng = np.random.default_rng([seed, 99, VARIANTS.index(variant)])
     d = 3
     Xp = np.hstack([rng.normal(size=(12, d)), np.ones((12, 1))])

@@ -1,39 +1,33 @@
 """Online linear regressors: Passive-Aggressive regression (Crammer, Dekel, Keshet,
-Shalev-Shwartz & Singer, JMLR 2006, §4; seed 004 §31.2.2) and AROW regression (recursive
-least squares, seed 004 §31.3.3). SGD regression is in ``learners.sgd``."""
-import numpy as np
+Shalev-Shwartz & Singer, JMLR 2006, §4; the textbook chapter §31.2.2) and AROW regression
+(recursive least squares, the textbook chapter §31.3.3). SGD regression is in
+``learners.sgd``."""
+from numbers import Real
 
-from .._compiled.rules.regression import (
-    AROW_REGRESSION_DIAGONAL,
-    AROW_REGRESSION_DIAGONAL_PRECISION,
-    AROW_REGRESSION_FULL,
-    PA_CLASSIC,
-    PA_I,
-    PA_II,
-    PA_REGRESSION,
-)
-from .base import positive_float
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from .._compiled.layouts.linear import PA_CLASSIC, PA_I, PA_II, pa_hp_values
+from .._compiled.layouts.regression import AROW_REGRESSION_LAYOUTS, PA_REGRESSION_LAYOUT
+from .base import OnlineLinearModel
 from .base_regression import OnlineLinearRegressor
 from .registry import register
-from .second_order import AROWStateMixin
+from .second_order import COVARIANCES, AROWStateMixin
+
+_POSITIVE = [Interval(Real, 0, None, closed="neither")]
+_NON_NEGATIVE = [Interval(Real, 0, None, closed="left")]
 
 
 class _PARegressionBase(OnlineLinearRegressor):
-    _rule = PA_REGRESSION
+    """The Passive-Aggressive step over the ε-insensitive loss (``rules/linear.py``,
+    ``pa_step``); subclasses choose the variant and how their parameters map to C, κ, ε."""
+
+    _layout = PA_REGRESSION_LAYOUT
     _variant = PA_CLASSIC
     _bias_in_norm = False
 
-    def _step_parameter(self):
-        return 1.0  # unused by classic PA
-
-    def _epsilon(self):
-        return positive_float(self.epsilon, "epsilon", allow_zero=True)
-
-    def _hyperparameters(self):
-        return np.array([self._step_parameter(), float(bool(self.fit_intercept)),
-                         float(self._variant),
-                         float(self._bias_in_norm and bool(self.fit_intercept)),
-                         self._epsilon()])
+    def _hp_values(self):
+        return pa_hp_values(self._variant, getattr(self, "C", 1.0),  # classic PA: no C
+                            self.fit_intercept, self._bias_in_norm, epsilon=self.epsilon)
 
 
 _SKLEARN = """
@@ -63,6 +57,7 @@ class PassiveAggressiveRegression(_PARegressionBase):
 
     _variant = PA_CLASSIC
     _bias_in_norm = True
+    _parameter_constraints = {"epsilon": _NON_NEGATIVE, "fit_intercept": ["boolean"]}
 
     def __init__(self, epsilon=0.1, fit_intercept=True):
         self.epsilon = epsilon
@@ -80,14 +75,13 @@ class PassiveAggressiveIRegression(_PARegressionBase):
 """ + _SKLEARN
 
     _variant = PA_I
+    _parameter_constraints = {"C": _POSITIVE, "epsilon": _NON_NEGATIVE,
+                              "fit_intercept": ["boolean"]}
 
     def __init__(self, C=1.0, epsilon=0.1, fit_intercept=True):
         self.C = C
         self.epsilon = epsilon
         self.fit_intercept = fit_intercept
-
-    def _step_parameter(self):
-        return positive_float(self.C, "C")
 
 
 @register("pa-ii-regression", "PA-II regression (ε-insensitive): τ = ℓ_ε/(‖x‖² + 1/(2C))",
@@ -100,14 +94,13 @@ class PassiveAggressiveIIRegression(_PARegressionBase):
 """ + _SKLEARN
 
     _variant = PA_II
+    _parameter_constraints = {"C": _POSITIVE, "epsilon": _NON_NEGATIVE,
+                              "fit_intercept": ["boolean"]}
 
     def __init__(self, C=1.0, epsilon=0.1, fit_intercept=True):
         self.C = C
         self.epsilon = epsilon
         self.fit_intercept = fit_intercept
-
-    def _step_parameter(self):
-        return 0.5 / positive_float(self.C, "C")  # κ = 1/(2C), computed as scikit-learn does
 
 
 _TEXTBOOK = """
@@ -119,7 +112,7 @@ _TEXTBOOK = """
 @register("pa-l2-regression", "PA regression, ℓ2 loss: θ ← θ + r/(‖x‖² + λ)·x",
           "seed 004 §31.2.2 (ℓ2-loss update)")
 class PassiveAggressiveL2Regression(_PARegressionBase):
-    __doc__ = """Passive-aggressive regression with the ℓ2 loss (seed 004 §31.2.2):
+    __doc__ = """Passive-aggressive regression with the ℓ2 loss (the textbook chapter §31.2.2):
     θ̂ = argmin ½r² + (λ/2)‖θ − θ̃‖², i.e. θ ← θ + r/(‖x‖² + λ)·x with r = y − θᵀx, on every
     round with r ≠ 0. Equal to PA-II regression with ε = 0 and λ = 1/(2C); also SGD with the
     step 1/(‖x‖² + λ) (§31.2.2).
@@ -130,22 +123,21 @@ class PassiveAggressiveL2Regression(_PARegressionBase):
 
     _variant = PA_II
     _bias_in_norm = True
+    _parameter_constraints = {"lam": _POSITIVE, "fit_intercept": ["boolean"]}
 
     def __init__(self, lam=1.0, fit_intercept=True):
         self.lam = lam
         self.fit_intercept = fit_intercept
 
-    def _step_parameter(self):
-        return positive_float(self.lam, "lam")
-
-    def _epsilon(self):
-        return 0.0
+    def _hp_values(self):
+        lam = float(self.lam)  # κ = λ exactly (C = 1/(2λ) is unused by PA-II)
+        return pa_hp_values(PA_II, 0.5 / lam, self.fit_intercept, True, kappa=lam)
 
 
 @register("pa-l1-regression", "PA regression, ℓ1 loss: θ ← θ + sign(r)·min(1/λ, |r|/‖x‖²)·x",
           "seed 004 §31.2.2 (ℓ1-loss update)")
 class PassiveAggressiveL1Regression(_PARegressionBase):
-    __doc__ = """Passive-aggressive regression with the ℓ1 loss (seed 004 §31.2.2):
+    __doc__ = """Passive-aggressive regression with the ℓ1 loss (the textbook chapter §31.2.2):
     θ̂ = argmin |r| + (λ/2)‖θ − θ̃‖², i.e. θ ← θ + sign(r)·min(1/λ, |r|/‖x‖²)·x. Equal to
     PA-I regression with ε = 0 and C = 1/λ. x = 0 without a bias skips the round.
 """ + _TEXTBOOK + """
@@ -154,23 +146,21 @@ class PassiveAggressiveL1Regression(_PARegressionBase):
 
     _variant = PA_I
     _bias_in_norm = True
+    _parameter_constraints = {"lam": _POSITIVE, "fit_intercept": ["boolean"]}
 
     def __init__(self, lam=1.0, fit_intercept=True):
         self.lam = lam
         self.fit_intercept = fit_intercept
 
-    def _step_parameter(self):
-        return 1.0 / positive_float(self.lam, "lam")
-
-    def _epsilon(self):
-        return 0.0
+    def _hp_values(self):
+        return pa_hp_values(PA_I, 1.0 / float(self.lam), self.fit_intercept, True)
 
 
 @register("arow-regression", "AROW regression (recursive least squares): "
                              "μ ← μ + (y − μ·x)Σx/β, Σ ← Σ − ΣxxᵀΣ/β",
           "seed 004 §31.3.3 (AROW regression, recursive LS)")
 class AROWRegression(AROWStateMixin, OnlineLinearRegressor):
-    """AROW regression / recursive least squares (seed 004 §31.3.3): on every round, with
+    """AROW regression / recursive least squares (the textbook chapter §31.3.3): on every round, with
     x̃ = (x, 1) (x̃ = x without a bias) and β = x̃ᵀΣx̃ + r,
 
         μ ← μ + (y − μ·x̃)·Σx̃/β,     Σ ← Σ − Σx̃x̃ᵀΣ/β,
@@ -194,8 +184,22 @@ class AROWRegression(AROWStateMixin, OnlineLinearRegressor):
     Attributes: ``sigma_`` (Σ over (x, 1), the bias coordinate last).
     """
 
-    _rules = (AROW_REGRESSION_FULL, AROW_REGRESSION_DIAGONAL,
-              AROW_REGRESSION_DIAGONAL_PRECISION)
+    _parameter_constraints = {"r": _POSITIVE, "covariance": [StrOptions(set(COVARIANCES))],
+                              "fit_intercept": ["boolean"]}
+
+    @property
+    def _layout(self):
+        # An invalid covariance is rejected by the constraints before any use.
+        return AROW_REGRESSION_LAYOUTS.get(self.covariance, AROW_REGRESSION_LAYOUTS["full"])
+
+    def _hp_values(self):
+        return {"r": self.r, "fit_intercept": self.fit_intercept}
+
+    # TRANSITION: AROWStateMixin (learners/second_order.py, converted separately) still
+    # defines _rule and _hyperparameters for its own, unconverted, layout; this learner uses
+    # the base's (from _layout).
+    _rule = OnlineLinearModel._rule
+    _hyperparameters = OnlineLinearModel._hyperparameters
 
     def __init__(self, r=1.0, covariance="full", fit_intercept=True):
         self.r = r
