@@ -156,12 +156,25 @@ class PassiveAggressiveL1Regression(_PARegressionBase):
         return pa_hp_values(PA_I, 1.0 / float(self.lam), self.fit_intercept, True)
 
 
+class _CovarianceLayout:
+    """TRANSITION (with AROWRegression's block below): ``_layout`` chosen by ``covariance``;
+    read on the class (OBPM's base-learner scan), the full covariance's layout."""
+
+    def __get__(self, learner, cls):
+        if learner is None:
+            return cls._layouts["full"]
+        try:
+            return cls._layouts[learner.covariance]
+        except (KeyError, TypeError):
+            return cls._layouts["full"]  # invalid: the constraints reject it before any use
+
+
 @register("arow-regression", "AROW regression (recursive least squares): "
                              "μ ← μ + (y − μ·x)Σx/β, Σ ← Σ − ΣxxᵀΣ/β",
           "seed 004 §31.3.3 (AROW regression, recursive LS)")
 class AROWRegression(AROWStateMixin, OnlineLinearRegressor):
-    """AROW regression / recursive least squares (the textbook chapter §31.3.3): on every round, with
-    x̃ = (x, 1) (x̃ = x without a bias) and β = x̃ᵀΣx̃ + r,
+    """AROW regression / recursive least squares (the textbook chapter §31.3.3): on every
+    round, with x̃ = (x, 1) (x̃ = x without a bias) and β = x̃ᵀΣx̃ + r,
 
         μ ← μ + (y − μ·x̃)·Σx̃/β,     Σ ← Σ − Σx̃x̃ᵀΣ/β,
 
@@ -184,24 +197,23 @@ class AROWRegression(AROWStateMixin, OnlineLinearRegressor):
     Attributes: ``sigma_`` (Σ over (x, 1), the bias coordinate last).
     """
 
-    _parameter_constraints = {"r": _POSITIVE, "covariance": [StrOptions(set(COVARIANCES))],
-                              "fit_intercept": ["boolean"]}
-
-    @property
-    def _layout(self):
-        # An invalid covariance is rejected by the constraints before any use.
-        return AROW_REGRESSION_LAYOUTS.get(self.covariance, AROW_REGRESSION_LAYOUTS["full"])
-
-    def _hp_values(self):
-        return {"r": self.r, "fit_intercept": self.fit_intercept}
-
-    # TRANSITION: AROWStateMixin (learners/second_order.py, converted separately) still
-    # defines _rule and _hyperparameters for its own, unconverted, layout; this learner uses
-    # the base's (from _layout).
-    _rule = OnlineLinearModel._rule
-    _hyperparameters = OnlineLinearModel._hyperparameters
+    _layouts = AROW_REGRESSION_LAYOUTS  # covariance → layout
 
     def __init__(self, r=1.0, covariance="full", fit_intercept=True):
         self.r = r
         self.covariance = covariance
         self.fit_intercept = fit_intercept
+
+    # TRANSITION: what AROWStateMixin provides once it is on named layouts (it then reads
+    # ``_layouts``, declares the constraints and _hp_values, and no longer overrides _rule
+    # and _hyperparameters); delete from here to the end of the class when it is merged.
+    _parameter_constraints = {"r": _POSITIVE, "covariance": [StrOptions(set(COVARIANCES))],
+                              "fit_intercept": ["boolean"]}
+
+    _layout = _CovarianceLayout()
+
+    def _hp_values(self):
+        return {"r": self.r, "fit_intercept": self.fit_intercept}
+
+    _rule = OnlineLinearModel._rule
+    _hyperparameters = OnlineLinearModel._hyperparameters

@@ -55,13 +55,14 @@ _COMMON = """
 
         w ← (1 − η_tλ)·w − η_t·ℓ'(s)·x,     b ← b − η_t·ℓ'(s),
 
-    the gradient step θ ← θ − ε∇J(θ) of §31.1 (the textbook chapter) on J = ℓ(y, w·x + b) + (λ/2)‖w‖², taken at the
-    current (w, b). Update order: w is first shrunk by (1 − η_tλ), then −η_tℓ'(s)·x is added
-    unshrunk (both terms are gradients at the old w; shrinking after the add would instead
-    give (1 − η_tλ)(w − η_tℓ'x), which is not a gradient step). This is scikit-learn's order,
-    which makes the arithmetic identical. The bias takes the same step −η_tℓ'(s) and is not
-    penalised. When η_tλ ≥ 1 the shrink factor is clamped at 0 (w is
-    reset before the gradient step), as in scikit-learn. Step sizes (``schedule``):
+    the gradient step θ ← θ − ε∇J(θ) of the textbook chapter's §31.1 on
+    J = ℓ(y, w·x + b) + (λ/2)‖w‖², taken at the current (w, b). Update order: w is first
+    shrunk by (1 − η_tλ), then −η_tℓ'(s)·x is added unshrunk (both terms are gradients at
+    the old w; shrinking after the add would instead give (1 − η_tλ)(w − η_tℓ'x), which is
+    not a gradient step). This is scikit-learn's order, which makes the arithmetic
+    identical. The bias takes the same step −η_tℓ'(s) and is not penalised. When η_tλ ≥ 1
+    the shrink factor is clamped at 0 (w is reset before the gradient step), as in
+    scikit-learn. Step sizes (``schedule``):
     ``"constant"`` η_t = η₀, ``"1/t"`` η_t = η₀/t, ``"1/sqrt(t)"`` η_t = η₀/√t.
 
     w is stored as scale × vector, so the shrink costs O(1) and a round O(nnz(x)).

@@ -6,10 +6,10 @@ PA regression is the Passive-Aggressive step of the ``linear`` family over the
 ``vecs[W]``, the bias in ``scal[BIAS]``).
 
 AROW regression runs the AROW update of ``rules/second_order.py`` on the residual, in that
-rule's state, so its fields are in the order ``second_order``'s functions read them:
-hp (r, fit_intercept); scal (bias, sigma_b) — the diagonal layouts' μ_b and Σ_bb; vecs
-(mu, sigma) for the diagonal layouts (μ and diag Σ), and for the full layout row MU = μ
-(the bias coordinate last) followed by the D = d + 1 rows of Σ.
+rule's state, so its fields are AROW's, in the slots ``second_order``'s functions read them
+(``layouts/second_order.py``): hp (r, fit_intercept); for the diagonal layouts vecs (mu,
+sigma) = μ and diag Σ and scal (bias, sigma_b) = μ_b and Σ_bb; for the full layout row MU =
+μ (the bias coordinate last) followed by the D = d + 1 rows of Σ, and no scalars.
 """
 from ..layout import Layout, fields
 from ..rule_ids import (AROW_REGRESSION_DIAGONAL, AROW_REGRESSION_DIAGONAL_PRECISION,
@@ -25,7 +25,7 @@ AROWRegressionDiagonalVec = fields("mu", "sigma")
 AROWRegressionFullVec = fields("mu")  # then the rows of Σ
 
 AROW_REGRESSION_LAYOUTS = {
-    "full": Layout(AROW_REGRESSION_FULL, hp=AROWRegressionHP, scalars=AROWRegressionScal,
+    "full": Layout(AROW_REGRESSION_FULL, hp=AROWRegressionHP, scalars=None,
                    vectors=AROWRegressionFullVec, variable_vectors=True),
     "diagonal": Layout(AROW_REGRESSION_DIAGONAL, hp=AROWRegressionHP,
                        scalars=AROWRegressionScal, vectors=AROWRegressionDiagonalVec),

@@ -25,10 +25,11 @@ import math
 from ..caching import jit
 from ..kernels import INLINE, sign
 from ..layouts.linear import EPSILON_INSENSITIVE
-from ..rule_ids import (AROW_REGRESSION_DIAGONAL, AROW_REGRESSION_DIAGONAL_PRECISION,
+from ..rule_ids import (AROW_DIAGONAL, AROW_DIAGONAL_PRECISION, AROW_FULL,
+                        AROW_REGRESSION_DIAGONAL, AROW_REGRESSION_DIAGONAL_PRECISION,
                         AROW_REGRESSION_FULL, PA_REGRESSION)
 from .linear import linear_score, pa_step
-from .second_order import AROW_DIAGONAL, AROW_DIAGONAL_PRECISION, AROW_FULL, arow_score, arow_update
+from .second_order import arow_score, arow_update
 
 
 @jit(inline=INLINE)
