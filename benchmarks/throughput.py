@@ -124,9 +124,8 @@ def diagnose_olc(name, X, y, repeat):
     Uses private API; any failure is reported, not raised."""
     out = {}
     try:
-        from olc._compiled import loops
-        from olc._compiled.driver import run_online
-        from olc._compiled.kernels import as_index_array
+        from olc._compiled.driver import LoopInput, run_online
+        from olc._compiled.families import loops_for
         from olc.evaluate.protocol import DEFAULT_CHUNK
         from olc.learners.validation import as_binary_labels
 
@@ -160,30 +159,41 @@ def diagnose_olc(name, X, y, repeat):
 
         y_pm = as_binary_labels(y, ref.classes_)
         hp = ref._hyperparameters()
-        nvec, nscal = ref._vecs.shape[0], ref._scal.shape[0]
-        out["run_online_cpu_seconds"] = best_of(
-            lambda: run_online(ref._rule, X, y_pm, np.zeros((nvec, d)), np.zeros(nscal), hp))
-
-        fast = not olc.strict_arithmetic()
+        order = np.arange(n, dtype=np.int64)
         pred, score = np.empty(n, np.int8), np.empty(n)
         updated, aux = np.empty(n, np.bool_), np.empty(n)
-        if sp.issparse(X):
-            ind = as_index_array(X.indices)
-            ptr = np.asarray(X.indptr, dtype=np.int64)
-            e_d, e_i, e_p, e_y = (np.zeros(0), np.zeros(0, np.int32), np.zeros(1, np.int64),
-                                  np.zeros(0))
+
+        def fresh_state():
+            vecs, scal = ref._initial_state(d)
+            return vecs, ref._initial_ints(d), scal
+
+        def driver():
+            vecs, ints, scal = fresh_state()
+            run_online(ref._rule, LoopInput(X), y_pm, order, 0, n, vecs, ints, scal, hp,
+                       (pred, score, updated, aux))
+
+        out["run_online_cpu_seconds"] = best_of(driver)
+
+        fast = not olc.strict_arithmetic()
+        loops = loops_for(ref._rule)
+        prepared = LoopInput(X)
+        if prepared.sparse:
+            e_d, e_i, e_p, e_y = (np.zeros(0), np.zeros(0, prepared.indices.dtype),
+                                  np.zeros(1, np.int64), np.zeros(0))
 
             def loop_only():
-                loops.run_csr(ref._rule, X.data, ind, ptr, y_pm, np.zeros((nvec, d)),
-                              np.zeros(nscal), hp, fast, pred, score, updated, aux,
-                              e_d, e_i, e_p, e_y, False, 0)
+                vecs, ints, scal = fresh_state()
+                loops.run_csr(ref._rule, prepared.data, prepared.indices, prepared.indptr,
+                              y_pm, order, 0, n, vecs, ints, scal, hp, fast, pred, score,
+                              updated, aux, e_d, e_i, e_p, e_y, False, 0)
 
             out["compiled_loop_only_cpu_seconds"] = best_of(loop_only)
         else:
             e_X, e_y = np.zeros((0, 1)), np.zeros(0)
 
             def loop(fast_flag):
-                loops.run_dense(ref._rule, X, y_pm, np.zeros((nvec, d)), np.zeros(nscal), hp,
+                vecs, ints, scal = fresh_state()
+                loops.run_dense(ref._rule, X, y_pm, order, 0, n, vecs, ints, scal, hp,
                                 fast_flag, pred, score, updated, aux, e_X, e_y, False, 0)
 
             out["compiled_loop_only_cpu_seconds"] = best_of(lambda: loop(fast))

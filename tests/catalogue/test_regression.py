@@ -22,6 +22,7 @@ import scipy.sparse as sp
 from sklearn.linear_model import SGDRegressor
 
 import olc
+from olc._compiled.layouts.linear import LinearScal, LinearVec
 
 try:  # deprecated in scikit-learn 1.8, removed in 1.10
     with warnings.catch_warnings():
@@ -29,6 +30,8 @@ try:  # deprecated in scikit-learn 1.8, removed in 1.10
         from sklearn.linear_model import PassiveAggressiveRegressor
 except ImportError:  # pragma: no cover
     PassiveAggressiveRegressor = None
+
+W, BIAS = LinearVec.W, LinearScal.BIAS  # PA regression's state: w and the bias
 
 CLARABEL = dict(tol_gap_abs=1e-12, tol_gap_rel=1e-12, tol_feas=1e-12, tol_ktratio=1e-10,
                 max_iter=500)
@@ -223,9 +226,9 @@ def test_pa_regression_step_solves_its_problem(variant, seed):
     for bias in (False, True):
         learner = olc.make(name[variant], **params, fit_intercept=bias)
         learner.partial_fit(np.zeros((1, d)), [0.0])  # initialise (x = 0, y = 0: no update)
-        learner._vecs[0] = w
-        learner._scal[0] = 0.3 if bias else 0.0
-        b0 = learner._scal[0]
+        learner._vecs[W] = w
+        learner._scal[BIAS] = 0.3 if bias else 0.0
+        b0 = learner._scal[BIAS]
         learner.partial_fit(x[None, :], [t])
         w_qp, b_qp = qp_pa_regression_step(w, b0, x, t, variant, C, eps,
                                            bias_free=bias and variant == "pa")
@@ -251,8 +254,8 @@ def test_textbook_step_solves_31_1(loss, seed):
     _solve(cp.Problem(cp.Minimize(J + lam / 2 * cp.sum_squares(th - theta))))
     learner = olc.make(f"pa-{loss}-regression", lam=lam)
     learner.partial_fit(np.zeros((1, d)), [0.0])
-    learner._vecs[0] = theta[:d]
-    learner._scal[0] = theta[d]
+    learner._vecs[W] = theta[:d]
+    learner._scal[BIAS] = theta[d]
     learner.partial_fit(x[None, :], [t])
     _close(np.append(learner.coef_, learner.intercept_), th.value, loss, rtol=1e-7)
 

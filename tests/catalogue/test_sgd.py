@@ -17,7 +17,7 @@ from sklearn.linear_model import SGDClassifier, SGDRegressor
 
 import olc
 from olc._compiled.kernels import RENORM_LOW
-from olc._compiled.rules.sgd import SCALE
+from olc._compiled.layouts.sgd import SGDScal, SGDVec
 from olc.learners.validation import InputError
 
 SCHEDULES = ["constant", "1/t", "1/sqrt(t)"]
@@ -107,7 +107,7 @@ def test_shrink_clamped_at_zero_and_renormalisation():
         record = learner.predict_then_learn(sp.csr_matrix(X), y)
         _close(record.score, scores, "scores")
         _close(learner.coef_[0], w, "w")
-        assert learner._scal[SCALE] >= RENORM_LOW
+        assert learner._scal[SGDScal.SCALE] >= RENORM_LOW
     # 0.05⁴⁰⁰ ≈ 1e-520: without renormalisation the scale would be 0.
     assert 0.05 ** 80 < RENORM_LOW
 
@@ -119,10 +119,10 @@ def test_l2_shrink_is_o_nnz():
     learner = olc.make("sgd", eta0=0.1, schedule="constant", lam=0.5)
     learner.partial_fit(sp.random(20, d, density=0.01, random_state=0, format="csr"),
                         np.tile([-1, 1], 10))
-    v, coef = learner._vecs[0].copy(), learner.coef_[0].copy()
+    v, coef = learner._vecs[SGDVec.V].copy(), learner.coef_[0].copy()
     row = sp.csr_matrix(([1.0, -2.0], ([0, 0], [10, 4000])), shape=(1, d))
     learner.partial_fit(row, [1 if learner.decision_function(row)[0] < 0 else -1])
-    assert set(np.flatnonzero(learner._vecs[0] != v)) <= {10, 4000}
+    assert set(np.flatnonzero(learner._vecs[SGDVec.V] != v)) <= {10, 4000}
     others = np.setdiff1d(np.flatnonzero(coef), [10, 4000])
     _close(learner.coef_[0][others], coef[others] * (1 - 0.1 * 0.5), "shrink", rtol=1e-14)
 

@@ -66,7 +66,7 @@ class Family:
 
 FAMILIES = {f.name: f for f in (
     Family("linear", (PERCEPTRON, PASSIVE_AGGRESSIVE), "rules.linear",
-           ("rules/linear.py",), "Perceptron, Passive-Aggressive"),
+           ("rules/linear.py", "layouts/linear.py"), "Perceptron, Passive-Aggressive"),
     Family("omm", (EFFICIENT_OMM_L2,), "rules.omm", ("rules/omm.py",),
            "Online Maximum Margin (ℓ2)"),
     Family("regularized", (OBJECTIVE_PA, L2_CONSTRAINED_PA, L1_CONSTRAINED_PA, NORMA),
@@ -82,13 +82,14 @@ FAMILIES = {f.name: f for f in (
            ("rules/bayes_point.py", "rules/linear.py", "layouts/bayes_point.py",
             "layouts/linear.py"),
            "generalized perceptron, Online Bayes Point Machine"),
-    Family("sgd", (SGD, SGD_REGRESSION), "rules.sgd", ("rules/sgd.py",),
+    Family("sgd", (SGD, SGD_REGRESSION), "rules.sgd", ("rules/sgd.py", "layouts/sgd.py"),
            "SGD classification and regression"),
     Family("second_order", (AROW_FULL, AROW_DIAGONAL, AROW_DIAGONAL_PRECISION),
            "rules.second_order", ("rules/second_order.py", "layouts/second_order.py"), "AROW"),
     Family("regression", (PA_REGRESSION, AROW_REGRESSION_FULL, AROW_REGRESSION_DIAGONAL,
                           AROW_REGRESSION_DIAGONAL_PRECISION), "rules.regression",
-           ("rules/regression.py", "rules/second_order.py", "rules/linear.py"),
+           ("rules/regression.py", "rules/second_order.py", "rules/linear.py",
+            "layouts/regression.py", "layouts/linear.py"),
            "PA and AROW regression"),
 )}
 

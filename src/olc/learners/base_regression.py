@@ -22,9 +22,10 @@ from .validation import InputError
 
 
 class OnlineLinearRegressor(RegressorMixin, OnlineLinearModel):
-    """Base class of the online linear regressors: subclasses set ``_rule``, ``_n_vectors``
-    and implement ``_hyperparameters`` and (when not simply ``(vecs[0], scal[0])``)
-    ``_linear_model``, exactly as classifiers do."""
+    """Base class of the online linear regressors: subclasses declare ``_layout`` and
+    ``_parameter_constraints`` and implement ``_hp_values`` and (when the model is not
+    the first row of ``vecs`` and the ``bias`` slot) ``_linear_model``, exactly as
+    classifiers do."""
 
     _y_noun = "target"
 

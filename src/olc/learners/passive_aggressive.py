@@ -4,7 +4,8 @@ from numbers import Real
 
 from sklearn.utils._param_validation import Interval
 
-from .._compiled.layouts.linear import PA_CLASSIC, PA_I, PA_II, PASSIVE_AGGRESSIVE_LAYOUT
+from .._compiled.layouts.linear import (PA_CLASSIC, PA_I, PA_II, PASSIVE_AGGRESSIVE_LAYOUT,
+                                       pa_hp_values)
 from .base import OnlineLinearClassifier
 
 _C = [Interval(Real, 0, None, closed="neither")]
@@ -25,9 +26,8 @@ class _PassiveAggressiveBase(OnlineLinearClassifier):
     _bias_in_norm = False
 
     def _hp_values(self):
-        return {"c": getattr(self, "C", 1.0),  # classic PA has no C (unused)
-                "fit_intercept": self.fit_intercept, "variant": self._variant,
-                "bias_in_norm": self._bias_in_norm and self.fit_intercept}
+        return pa_hp_values(self._variant, getattr(self, "C", 1.0),  # classic PA: no C
+                            self.fit_intercept, self._bias_in_norm)
 
 
 class PassiveAggressive(_PassiveAggressiveBase):

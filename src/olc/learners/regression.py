@@ -1,38 +1,32 @@
 """Online linear regressors: Passive-Aggressive regression (Crammer, Dekel, Keshet,
-Shalev-Shwartz & Singer, JMLR 2006, §4; seed 004 §31.2.2) and AROW regression (recursive
-least squares, seed 004 §31.3.3). SGD regression is in ``learners.sgd``."""
-import numpy as np
+Shalev-Shwartz & Singer, JMLR 2006, §4; the textbook chapter §31.2.2) and AROW regression
+(recursive least squares, the textbook chapter §31.3.3). SGD regression is in
+``learners.sgd``."""
+from numbers import Real
 
-from .._compiled.rules.regression import (
-    AROW_REGRESSION_DIAGONAL,
-    AROW_REGRESSION_DIAGONAL_PRECISION,
-    AROW_REGRESSION_FULL,
-    PA_CLASSIC,
-    PA_I,
-    PA_II,
-    PA_REGRESSION,
-)
-from .base import positive_float
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from .._compiled.layouts.linear import PA_CLASSIC, PA_I, PA_II, pa_hp_values
+from .._compiled.layouts.regression import AROW_REGRESSION_LAYOUTS, PA_REGRESSION_LAYOUT
+from .base import OnlineLinearModel
 from .base_regression import OnlineLinearRegressor
-from .second_order import AROWStateMixin
+from .second_order import COVARIANCES, AROWStateMixin
+
+_POSITIVE = [Interval(Real, 0, None, closed="neither")]
+_NON_NEGATIVE = [Interval(Real, 0, None, closed="left")]
 
 
 class _PARegressionBase(OnlineLinearRegressor):
-    _rule = PA_REGRESSION
+    """The Passive-Aggressive step over the ε-insensitive loss (``rules/linear.py``,
+    ``pa_step``); subclasses choose the variant and how their parameters map to C, κ, ε."""
+
+    _layout = PA_REGRESSION_LAYOUT
     _variant = PA_CLASSIC
     _bias_in_norm = False
 
-    def _step_parameter(self):
-        return 1.0  # unused by classic PA
-
-    def _epsilon(self):
-        return positive_float(self.epsilon, "epsilon", allow_zero=True)
-
-    def _hyperparameters(self):
-        return np.array([self._step_parameter(), float(bool(self.fit_intercept)),
-                         float(self._variant),
-                         float(self._bias_in_norm and bool(self.fit_intercept)),
-                         self._epsilon()])
+    def _hp_values(self):
+        return pa_hp_values(self._variant, getattr(self, "C", 1.0),  # classic PA: no C
+                            self.fit_intercept, self._bias_in_norm, epsilon=self.epsilon)
 
 
 _SKLEARN = """
@@ -60,6 +54,7 @@ class PassiveAggressiveRegression(_PARegressionBase):
 
     _variant = PA_CLASSIC
     _bias_in_norm = True
+    _parameter_constraints = {"epsilon": _NON_NEGATIVE, "fit_intercept": ["boolean"]}
 
     def __init__(self, epsilon=0.1, fit_intercept=True):
         self.epsilon = epsilon
@@ -75,14 +70,13 @@ class PassiveAggressiveIRegression(_PARegressionBase):
 """ + _SKLEARN
 
     _variant = PA_I
+    _parameter_constraints = {"C": _POSITIVE, "epsilon": _NON_NEGATIVE,
+                              "fit_intercept": ["boolean"]}
 
     def __init__(self, C=1.0, epsilon=0.1, fit_intercept=True):
         self.C = C
         self.epsilon = epsilon
         self.fit_intercept = fit_intercept
-
-    def _step_parameter(self):
-        return positive_float(self.C, "C")
 
 
 class PassiveAggressiveIIRegression(_PARegressionBase):
@@ -93,14 +87,13 @@ class PassiveAggressiveIIRegression(_PARegressionBase):
 """ + _SKLEARN
 
     _variant = PA_II
+    _parameter_constraints = {"C": _POSITIVE, "epsilon": _NON_NEGATIVE,
+                              "fit_intercept": ["boolean"]}
 
     def __init__(self, C=1.0, epsilon=0.1, fit_intercept=True):
         self.C = C
         self.epsilon = epsilon
         self.fit_intercept = fit_intercept
-
-    def _step_parameter(self):
-        return 0.5 / positive_float(self.C, "C")  # κ = 1/(2C), computed as scikit-learn does
 
 
 _TEXTBOOK = """
@@ -110,7 +103,7 @@ _TEXTBOOK = """
 
 
 class PassiveAggressiveL2Regression(_PARegressionBase):
-    __doc__ = """Passive-aggressive regression with the ℓ2 loss (seed 004 §31.2.2):
+    __doc__ = """Passive-aggressive regression with the ℓ2 loss (the textbook chapter §31.2.2):
     θ̂ = argmin ½r² + (λ/2)‖θ − θ̃‖², i.e. θ ← θ + r/(‖x‖² + λ)·x with r = y − θᵀx, on every
     round with r ≠ 0. Equal to PA-II regression with ε = 0 and λ = 1/(2C); also SGD with the
     step 1/(‖x‖² + λ) (§31.2.2).
@@ -121,20 +114,19 @@ class PassiveAggressiveL2Regression(_PARegressionBase):
 
     _variant = PA_II
     _bias_in_norm = True
+    _parameter_constraints = {"lam": _POSITIVE, "fit_intercept": ["boolean"]}
 
     def __init__(self, lam=1.0, fit_intercept=True):
         self.lam = lam
         self.fit_intercept = fit_intercept
 
-    def _step_parameter(self):
-        return positive_float(self.lam, "lam")
-
-    def _epsilon(self):
-        return 0.0
+    def _hp_values(self):
+        lam = float(self.lam)  # κ = λ exactly (C = 1/(2λ) is unused by PA-II)
+        return pa_hp_values(PA_II, 0.5 / lam, self.fit_intercept, True, kappa=lam)
 
 
 class PassiveAggressiveL1Regression(_PARegressionBase):
-    __doc__ = """Passive-aggressive regression with the ℓ1 loss (seed 004 §31.2.2):
+    __doc__ = """Passive-aggressive regression with the ℓ1 loss (the textbook chapter §31.2.2):
     θ̂ = argmin |r| + (λ/2)‖θ − θ̃‖², i.e. θ ← θ + sign(r)·min(1/λ, |r|/‖x‖²)·x. Equal to
     PA-I regression with ε = 0 and C = 1/λ. x = 0 without a bias skips the round.
 """ + _TEXTBOOK + """
@@ -143,21 +135,32 @@ class PassiveAggressiveL1Regression(_PARegressionBase):
 
     _variant = PA_I
     _bias_in_norm = True
+    _parameter_constraints = {"lam": _POSITIVE, "fit_intercept": ["boolean"]}
 
     def __init__(self, lam=1.0, fit_intercept=True):
         self.lam = lam
         self.fit_intercept = fit_intercept
 
-    def _step_parameter(self):
-        return 1.0 / positive_float(self.lam, "lam")
+    def _hp_values(self):
+        return pa_hp_values(PA_I, 1.0 / float(self.lam), self.fit_intercept, True)
 
-    def _epsilon(self):
-        return 0.0
+
+class _CovarianceLayout:
+    """TRANSITION (with AROWRegression's block below): ``_layout`` chosen by ``covariance``;
+    read on the class (OBPM's base-learner scan), the full covariance's layout."""
+
+    def __get__(self, learner, cls):
+        if learner is None:
+            return cls._layouts["full"]
+        try:
+            return cls._layouts[learner.covariance]
+        except (KeyError, TypeError):
+            return cls._layouts["full"]  # invalid: the constraints reject it before any use
 
 
 class AROWRegression(AROWStateMixin, OnlineLinearRegressor):
-    """AROW regression / recursive least squares (seed 004 §31.3.3): on every round, with
-    x̃ = (x, 1) (x̃ = x without a bias) and β = x̃ᵀΣx̃ + r,
+    """AROW regression / recursive least squares (the textbook chapter §31.3.3): on every
+    round, with x̃ = (x, 1) (x̃ = x without a bias) and β = x̃ᵀΣx̃ + r,
 
         μ ← μ + (y − μ·x̃)·Σx̃/β,     Σ ← Σ − Σx̃x̃ᵀΣ/β,
 
@@ -180,10 +183,23 @@ class AROWRegression(AROWStateMixin, OnlineLinearRegressor):
     Attributes: ``sigma_`` (Σ over (x, 1), the bias coordinate last).
     """
 
-    _rules = (AROW_REGRESSION_FULL, AROW_REGRESSION_DIAGONAL,
-              AROW_REGRESSION_DIAGONAL_PRECISION)
+    _layouts = AROW_REGRESSION_LAYOUTS  # covariance → layout
 
     def __init__(self, r=1.0, covariance="full", fit_intercept=True):
         self.r = r
         self.covariance = covariance
         self.fit_intercept = fit_intercept
+
+    # TRANSITION: what AROWStateMixin provides once it is on named layouts (it then reads
+    # ``_layouts``, declares the constraints and _hp_values, and no longer overrides _rule
+    # and _hyperparameters); delete from here to the end of the class when it is merged.
+    _parameter_constraints = {"r": _POSITIVE, "covariance": [StrOptions(set(COVARIANCES))],
+                              "fit_intercept": ["boolean"]}
+
+    _layout = _CovarianceLayout()
+
+    def _hp_values(self):
+        return {"r": self.r, "fit_intercept": self.fit_intercept}
+
+    _rule = OnlineLinearModel._rule
+    _hyperparameters = OnlineLinearModel._hyperparameters

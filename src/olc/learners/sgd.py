@@ -1,50 +1,51 @@
-"""Stochastic gradient descent for linear classification and regression (seed 004 §31.1)."""
-import numpy as np
+"""Stochastic gradient descent for linear classification and regression (the textbook
+chapter §31.1)."""
+from numbers import Real
 
-from .._compiled.rules.sgd import (
-    BIAS,
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from .._compiled.layouts.sgd import (
     CONSTANT,
     HINGE,
     INV_SQRT_T,
     INV_T,
     LOGISTIC,
-    SCALE,
-    SGD,
-    SGD_REGRESSION,
+    SGD_LAYOUT,
+    SGD_REGRESSION_LAYOUT,
     SQUARED,
     SQUARED_HINGE,
+    SGDScal,
+    SGDVec,
 )
-from .base import OnlineLinearClassifier, positive_float
+from .base import OnlineLinearClassifier
 from .base_regression import OnlineLinearRegressor
-from .validation import InputError
 
 SCHEDULES = {"constant": CONSTANT, "1/t": INV_T, "1/sqrt(t)": INV_SQRT_T}
 LOSSES = {"hinge": HINGE, "logistic": LOGISTIC, "squared_hinge": SQUARED_HINGE}
 
-
-def _choice(value, options, name):
-    if not isinstance(value, str) or value not in options:
-        raise InputError(f"{name} must be one of {', '.join(map(repr, options))}, "
-                         f"got {value!r}")
-    return options[value]
+_SGD_CONSTRAINTS = {
+    "eta0": [Interval(Real, 0, None, closed="neither")],
+    "schedule": [StrOptions(set(SCHEDULES))],
+    "lam": [Interval(Real, 0, None, closed="left")],
+    "fit_intercept": ["boolean"],
+}
 
 
 class _SGDState:
     """w = scale × vector (the L2 shrink is O(1)); bias and step counter in scal."""
 
-    def _sgd_hyperparameters(self, loss_id):
-        return np.array([positive_float(self.eta0, "eta0"),
-                         float(_choice(self.schedule, SCHEDULES, "schedule")),
-                         positive_float(self.lam, "lam", allow_zero=True),
-                         float(loss_id), float(bool(self.fit_intercept))])
+    def _sgd_hp_values(self, loss):
+        return {"eta0": self.eta0, "schedule": SCHEDULES[self.schedule], "lam": self.lam,
+                "loss": loss, "fit_intercept": self.fit_intercept}
 
     def _initial_state(self, n_features):
         vecs, scal = super()._initial_state(n_features)
-        scal[SCALE] = 1.0
+        scal[SGDScal.SCALE] = 1.0
         return vecs, scal
 
     def _linear_model(self):
-        return self._scal[SCALE] * self._vecs[0], float(self._scal[BIAS])
+        return (self._scal[SGDScal.SCALE] * self._vecs[SGDVec.V],
+                float(self._scal[SGDScal.BIAS]))
 
 
 _COMMON = """
@@ -53,13 +54,14 @@ _COMMON = """
 
         w ← (1 − η_tλ)·w − η_t·ℓ'(s)·x,     b ← b − η_t·ℓ'(s),
 
-    the gradient step θ ← θ − ε∇J(θ) of §31.1 on J = ℓ(y, w·x + b) + (λ/2)‖w‖², taken at the
-    current (w, b). Update order: w is first shrunk by (1 − η_tλ), then −η_tℓ'(s)·x is added
-    unshrunk (both terms are gradients at the old w; shrinking after the add would instead
-    give (1 − η_tλ)(w − η_tℓ'x), which is not a gradient step). This is scikit-learn's order,
-    which makes the arithmetic identical. The bias takes the same step −η_tℓ'(s) and is not
-    penalised. When η_tλ ≥ 1 the shrink factor is clamped at 0 (w is
-    reset before the gradient step), as in scikit-learn. Step sizes (``schedule``):
+    the gradient step θ ← θ − ε∇J(θ) of the textbook chapter's §31.1 on
+    J = ℓ(y, w·x + b) + (λ/2)‖w‖², taken at the current (w, b). Update order: w is first
+    shrunk by (1 − η_tλ), then −η_tℓ'(s)·x is added unshrunk (both terms are gradients at
+    the old w; shrinking after the add would instead give (1 − η_tλ)(w − η_tℓ'x), which is
+    not a gradient step). This is scikit-learn's order, which makes the arithmetic
+    identical. The bias takes the same step −η_tℓ'(s) and is not penalised. When η_tλ ≥ 1
+    the shrink factor is clamped at 0 (w is reset before the gradient step), as in
+    scikit-learn. Step sizes (``schedule``):
     ``"constant"`` η_t = η₀, ``"1/t"`` η_t = η₀/t, ``"1/sqrt(t)"`` η_t = η₀/√t.
 
     w is stored as scale × vector, so the shrink costs O(1) and a round O(nnz(x)).
@@ -91,7 +93,8 @@ class SGD(_SGDState, OnlineLinearClassifier):
     fit_intercept : bool (default True).
 """
 
-    _rule = SGD
+    _layout = SGD_LAYOUT
+    _parameter_constraints = {**_SGD_CONSTRAINTS, "loss": [StrOptions(set(LOSSES))]}
 
     def __init__(self, eta0=1.0, schedule="1/sqrt(t)", loss="hinge", lam=0.0,
                  fit_intercept=True):
@@ -101,8 +104,8 @@ class SGD(_SGDState, OnlineLinearClassifier):
         self.lam = lam
         self.fit_intercept = fit_intercept
 
-    def _hyperparameters(self):
-        return self._sgd_hyperparameters(_choice(self.loss, LOSSES, "loss"))
+    def _hp_values(self):
+        return self._sgd_hp_values(LOSSES[self.loss])
 
 
 class SGDRegression(_SGDState, OnlineLinearRegressor):
@@ -126,7 +129,8 @@ class SGDRegression(_SGDState, OnlineLinearRegressor):
     fit_intercept : bool (default True).
 """
 
-    _rule = SGD_REGRESSION
+    _layout = SGD_REGRESSION_LAYOUT
+    _parameter_constraints = _SGD_CONSTRAINTS
 
     def __init__(self, eta0=0.01, schedule="1/sqrt(t)", lam=0.0, fit_intercept=True):
         self.eta0 = eta0
@@ -134,5 +138,5 @@ class SGDRegression(_SGDState, OnlineLinearRegressor):
         self.lam = lam
         self.fit_intercept = fit_intercept
 
-    def _hyperparameters(self):
-        return self._sgd_hyperparameters(SQUARED)
+    def _hp_values(self):
+        return self._sgd_hp_values(SQUARED)

@@ -1,4 +1,6 @@
-"""Layouts of the ``linear`` family: the Perceptron and the Passive-Aggressive classifiers.
+"""Layouts of the ``linear`` family: the Perceptron and the Passive-Aggressive classifiers,
+and the Passive-Aggressive step's hyper-parameters (shared with PA regression,
+``layouts/regression.py``).
 
 Both keep w in ``vecs[W]`` and the bias in ``scal[BIAS]``."""
 from ..layout import Layout, fields
@@ -10,9 +12,30 @@ LinearVec = fields("w")
 PerceptronHP = fields("eta", "fit_intercept", "mistake_only")
 PERCEPTRON_LAYOUT = Layout(PERCEPTRON, hp=PerceptronHP, scalars=LinearScal, vectors=LinearVec)
 
-# variant: PA_CLASSIC, PA_I or PA_II; bias_in_norm: ‖x‖² counts the bias (classic PA, which
-# solves its problem over (w, b) exactly).
-PassiveAggressiveHP = fields("c", "fit_intercept", "variant", "bias_in_norm")
+# One Passive-Aggressive step over a loss (``rules/linear.py``, ``pa_step``), for
+# classification and regression alike:
+#   variant       PA_CLASSIC, PA_I or PA_II;
+#   c             PA-I's cap on τ;
+#   kappa         PA-II's κ in τ = ℓ/(‖x‖² + κ) — 1/(2C), computed by the learner as
+#                 scikit-learn does (kept apart from c so that each formula gets its own
+#                 value exactly, e.g. κ = λ for the textbook's ℓ2-loss regression);
+#   epsilon       the ε of the ε-insensitive regression loss (0 for the hinge loss, which
+#                 has none);
+#   bias_in_norm  ‖x‖² counts the bias (classic PA, which solves its problem over (w, b)
+#                 exactly; the textbook's augmented input (x, 1)).
+PassiveAggressiveHP = fields("c", "kappa", "epsilon", "fit_intercept", "variant",
+                             "bias_in_norm")
 PA_CLASSIC, PA_I, PA_II = 0, 1, 2
+# The loss of the PA step (fixed by the rule: not a hyper-parameter).
+HINGE, EPSILON_INSENSITIVE = 0, 1
 PASSIVE_AGGRESSIVE_LAYOUT = Layout(PASSIVE_AGGRESSIVE, hp=PassiveAggressiveHP,
                                    scalars=LinearScal, vectors=LinearVec)
+
+
+def pa_hp_values(variant, c, fit_intercept, bias_in_norm, epsilon=0.0, kappa=None):
+    """The PA step's hyper-parameters by name. ``kappa`` defaults to 1/(2C) (scikit-learn's
+    ``0.5 / C``, in float64); classic PA uses neither c nor kappa."""
+    c = float(c)
+    return {"c": c, "kappa": 0.5 / c if kappa is None else kappa, "epsilon": epsilon,
+            "fit_intercept": fit_intercept, "variant": variant,
+            "bias_in_norm": bias_in_norm and fit_intercept}

@@ -1,13 +1,14 @@
 """Perceptron and Passive-Aggressive rules on an explicit weight vector ``w = vecs[W]`` and
-bias ``b = scal[BIAS]`` (layouts: ``layouts/linear.py``)."""
-import math
+bias ``b = scal[BIAS]`` (layouts: ``layouts/linear.py``).
 
-import numba as nb
+``pa_step`` is the one Passive-Aggressive step, parametrized by its loss: the hinge loss here
+(classification), the ε-insensitive loss in ``rules/regression.py``."""
+import math
 
 from ..caching import jit
 
 from ..kernels import INLINE, axpy, dot, sign, sqnorm
-from ..layouts.linear import PA_I, PA_II, LinearScal, LinearVec
+from ..layouts.linear import HINGE, PA_I, PA_II, LinearScal, LinearVec
 from ..layouts.linear import PassiveAggressiveHP as PAHP
 from ..layouts.linear import PerceptronHP as PHP
 from ..rule_ids import PERCEPTRON
@@ -45,12 +46,68 @@ def perceptron_step(idx, val, y, vecs, ints, scal, hp, fast):
 
 
 @jit(inline=INLINE)
-def passive_aggressive_step(idx, val, y, vecs, ints, scal, hp, fast):
-    """PA, PA-I and PA-II (Crammer et al. 2006, Fig. 1; the textbook chapter §31.2.1 for
-    PA-II).
+def loss_and_direction(loss, y, s, epsilon):
+    """(ℓ, direction of the step) of the PA step's loss at score s.
 
-    τ = ℓ/‖x‖² (PA), min(C, ℓ/‖x‖²) (PA-I), ℓ/(‖x‖² + 1/(2C)) (PA-II), ℓ = max(0, 1 − y(w·x+b)),
-    then w ← w + τy·x and, with a bias, b ← b + τy.
+    HINGE (classification, y = ±1): ℓ = 1 − y·s, direction y.
+    EPSILON_INSENSITIVE (regression, y real): ℓ = |r| − ε with r = y − s, direction sign(r).
+    Only ℓ > 0 makes a step (the loss is max(0, ℓ))."""
+    if loss == HINGE:
+        return 1.0 - y * s, y
+    r = y - s
+    return abs(r) - epsilon, (1.0 if r > 0.0 else -1.0)
+
+
+@jit(inline=INLINE)
+def pa_step(loss, idx, val, y, vecs, ints, scal, hp, fast):
+    """One Passive-Aggressive step over a loss: PA, PA-I and PA-II (Crammer et al. 2006,
+    Fig. 1 for classification, §4 for regression; the textbook chapter §31.2.1–§31.2.2).
+
+    With ℓ and the direction u from ``loss_and_direction`` and q = ‖x‖² (+1 with
+    ``bias_in_norm``): τ = ℓ/q (PA), min(C, ℓ/q) (PA-I), ℓ/(q + κ) (PA-II); then
+    w ← w + τu·x and, with a bias, b ← b + τu.
+
+    q = 0: PA and PA-I skip the round (τ would be ℓ/0), as in scikit-learn; PA-II moves the
+    bias only (τ = ℓ/κ), or nothing without a bias. A step that would not be finite is
+    declined and reported as an overflow (a non-finite score), so the state never holds
+    inf/NaN.
+    """
+    s = dot(vecs[W], idx, val, fast) + scal[BIAS]
+    pred = sign(s)
+    if not math.isfinite(s):
+        return s, pred, False, 0.0  # overflow: never update on it (the loop stops)
+    ell, direction = loss_and_direction(loss, y, s, hp[PAHP.EPSILON])
+    if not ell > 0.0:
+        return s, pred, False, 0.0
+    q = sqnorm(idx, val)
+    if hp[PAHP.BIAS_IN_NORM] != 0.0:
+        q += 1.0
+    variant = hp[PAHP.VARIANT]
+    if variant == PA_II:
+        tau = ell / (q + hp[PAHP.KAPPA])
+    else:
+        if q == 0.0:
+            return s, pred, False, 0.0
+        tau = ell / q
+        if variant == PA_I and tau > hp[PAHP.C]:
+            tau = hp[PAHP.C]
+    step = tau * direction
+    fit_bias = hp[PAHP.FIT_INTERCEPT] != 0.0
+    if not (math.isfinite(step * math.sqrt(q)) and math.isfinite(scal[BIAS] + step)):
+        return math.inf, pred, False, 0.0
+    if q == 0.0 and not fit_bias:
+        return s, pred, False, 0.0  # PA-II on x = 0 without a bias: nothing moves
+    axpy(step, idx, val, vecs[W])
+    if fit_bias:
+        scal[BIAS] += step
+    return s, pred, True, 0.0
+
+
+@jit(inline=INLINE)
+def passive_aggressive_step(idx, val, y, vecs, ints, scal, hp, fast):
+    """PA, PA-I and PA-II classification: ``pa_step`` over the hinge loss
+    ℓ = max(0, 1 − y(w·x + b)) (Crammer et al. 2006, Fig. 1; the textbook chapter §31.2.1
+    for PA-II, κ = 1/(2C)).
 
     Bias convention. PA-I and PA-II follow scikit-learn: the bias takes the step τy but ‖x‖²
     does not count it (parity with ``PassiveAggressiveClassifier``). Classic PA has no
@@ -58,38 +115,8 @@ def passive_aggressive_step(idx, val, y, vecs, ints, scal, hp, fast):
     1/‖x‖² through the bias, which diverges geometrically on small rows; so PA solves its
     defining problem exactly over (w, b): min ½‖w'−w‖² + ½(b'−b)² s.t. y(w'·x + b') ≥ 1,
     i.e. τ = ℓ/(‖x‖² + 1) (``bias_in_norm`` counts the bias in the norm).
-
-    x = 0 without a bias: PA and PA-I skip the round (τ would be ℓ/0), as in scikit-learn;
-    PA-II moves the bias only (τ = 2Cℓ). A step that would not be finite is declined and
-    reported as an overflow (a non-finite score), so the state never holds inf/NaN.
     """
-    s = dot(vecs[W], idx, val, fast) + scal[BIAS]
-    pred = sign(s)
-    loss = 1.0 - y * s
-    if loss <= 0.0 or not math.isfinite(s):
-        return s, pred, False, 0.0
-    sq = sqnorm(idx, val)
-    if hp[PAHP.BIAS_IN_NORM] != 0.0:
-        sq += 1.0
-    variant = hp[PAHP.VARIANT]
-    if variant == PA_II:
-        tau = loss / (sq + 0.5 / hp[PAHP.C])
-    else:
-        if sq == 0.0:
-            return s, pred, False, 0.0
-        tau = loss / sq
-        if variant == PA_I and tau > hp[PAHP.C]:
-            tau = hp[PAHP.C]
-    step = tau * y
-    fit_bias = hp[PAHP.FIT_INTERCEPT] != 0.0
-    if not (math.isfinite(step * math.sqrt(sq)) and math.isfinite(scal[BIAS] + step)):
-        return math.inf, pred, False, 0.0
-    if sq == 0.0 and not fit_bias:
-        return s, pred, False, 0.0  # PA-II on x = 0 without a bias: nothing moves
-    axpy(step, idx, val, vecs[W])
-    if fit_bias:
-        scal[BIAS] += step
-    return s, pred, True, 0.0
+    return pa_step(HINGE, idx, val, y, vecs, ints, scal, hp, fast)
 
 
 # -- family dispatchers (inlined into the family's loops) ------------------------------------

@@ -1,15 +1,20 @@
-"""Stochastic gradient descent on a linear model (seed 004 §31.1: θ ← θ − ε∇J(θ)), for
-classification (hinge, logistic, squared hinge) and regression (squared loss), with the step
-size schedules η_t = η₀, η₀/t, η₀/√t and an optional L2 penalty.
+"""Stochastic gradient descent on a linear model (the textbook chapter §31.1:
+θ ← θ − ε∇J(θ)), for classification (hinge, logistic, squared hinge) and regression (squared
+loss), with the step size schedules η_t = η₀, η₀/t, η₀/√t and an optional L2 penalty.
+Layouts: ``layouts/sgd.py``.
 
 One round t (t = 1, 2, … counts every row the learner has processed, over its lifetime), with
 s = w·x + b computed *before* the update and ℓ'(s) = ∂ℓ/∂s:
     w ← (1 − η_tλ)·w − η_t·ℓ'(s)·x,     b ← b − η_t·ℓ'(s)   (b not penalised),
-the gradient of ℓ(y, w·x + b) + (λ/2)‖w‖² at the current (w, b). Implemented as: shrink
-(scale only, O(1)), then add −η_tℓ'(s)·x (O(nnz)) — the order of scikit-learn's
-``_plain_sgd``, so that ``SGDClassifier``/``SGDRegressor`` are reproduced bit for bit where
-they compute the same quantities. When η_tλ ≥ 1 the shrink factor is clamped at 0 (w ← 0,
-O(d): the only non-O(nnz) branch, forced since every weight changes), as scikit-learn does.
+the gradient of ℓ(y, w·x + b) + (λ/2)‖w‖² at the current (w, b). Implemented on the
+scaled-vector kernel (``scaled.py``, w = scal[SCALE]·vecs[V]): shrink (``sv_mul``, O(1)),
+then add −η_tℓ'(s)·x (``sv_add``, O(nnz)) — the order and the arithmetic of scikit-learn's
+``_plain_sgd`` and ``WeightVector`` (w·x = scale·(v·x); v += (a/scale)·x; v ← scale·v
+when the scale falls too low), so that ``SGDClassifier``/``SGDRegressor`` are reproduced bit
+for bit where they compute the same quantities. The kernel folds the scale into v at 1e-100
+where scikit-learn does at 1e-9: the results agree while scikit-learn's scale stays above
+1e-9. When η_tλ ≥ 1 the shrink factor is clamped at 0 (w ← 0, O(d): the only non-O(nnz)
+branch, forced since every weight changes), as scikit-learn does.
 
 Losses (y ∈ {−1, +1} for classification, z = y·s):
     hinge          ℓ = max(0, 1 − z),        ℓ' = −y if z < 1 else 0 (0 at the kink z = 1)
@@ -17,33 +22,24 @@ Losses (y ∈ {−1, +1} for classification, z = y·s):
     squared hinge  ℓ = ½·max(0, 1 − z)²,     ℓ' = −y(1 − z) if z < 1 else 0   (the chapter's ½)
     squared        ℓ = ½(y − s)²,            ℓ' = s − y   (regression, y real)
 
-State: w = scal[SCALE]·vecs[0] (scale × vector: the L2 shrink costs O(1); the vector is
-rescaled — O(d) — only when the scale falls below RENORM_LOW), b = scal[BIAS], t = scal[T]
-(rows processed; exact as float64 up to 2⁵³).
-hp layout: [eta0, schedule, lambda, loss, fit_intercept].
-
 "updated" is true when the round changed the model: a non-zero gradient, or a shrink
 (λ > 0).
 """
 import math
 
-import numba as nb
-
 from ..caching import jit
+from ..kernels import INLINE, sign
+from ..layouts.sgd import INV_SQRT_T, INV_T, HINGE, SQUARED, SQUARED_HINGE, SGDHP, SGDScal, SGDVec
 from ..rule_ids import SGD, SGD_REGRESSION
+from ..scaled import sv_add, sv_dot, sv_in_range, sv_mul
 
-from ..kernels import INLINE, RENORM_LOW, axpy, dot, scale, sign
-
-BIAS, SCALE, T = 0, 1, 2
-
-CONSTANT, INV_T, INV_SQRT_T = 0, 1, 2
-HINGE, LOGISTIC, SQUARED_HINGE, SQUARED = 0, 1, 2, 3
-
+BIAS, SCALE, T = SGDScal.BIAS, SGDScal.SCALE, SGDScal.T
+V = SGDVec.V
 
 
 @jit(inline=INLINE)
 def sgd_linear_score(idx, val, vecs, ints, scal, hp, fast):
-    return scal[SCALE] * dot(vecs[0], idx, val, fast) + scal[BIAS]
+    return sv_dot(vecs[V], scal[SCALE], idx, val, fast) + scal[BIAS]
 
 
 @jit(inline=INLINE)
@@ -86,39 +82,35 @@ def _max_abs(val):
 
 @jit(inline=INLINE)
 def _sgd_round(idx, val, y, vecs, ints, scal, hp, fast, loss):
-    a = scal[SCALE]
-    s = a * dot(vecs[0], idx, val, fast) + scal[BIAS]
+    v = vecs[V]
+    s = sv_dot(v, scal[SCALE], idx, val, fast) + scal[BIAS]
     pred = sign(s)
     if not math.isfinite(s):
         return s, pred, False, 0.0
     t = scal[T] + 1.0
-    eta = step_size(hp[0], hp[1], t)
+    eta = step_size(hp[SGDHP.ETA0], hp[SGDHP.SCHEDULE], t)
     update = -eta * loss_derivative(loss, y, s)
-    lam = hp[2]
+    lam = hp[SGDHP.LAM]
     shrink = 1.0
     if lam > 0.0:
         shrink = 1.0 - eta * lam
         if shrink < 0.0:
             shrink = 0.0
-    new_a = a * shrink
-    fit_bias = hp[4] != 0.0
     if update != 0.0:
-        base = new_a if new_a >= RENORM_LOW else 1.0  # the scale the add will see
-        if not (math.isfinite(update / base * _max_abs(val))
+        # Decline a step that would not be finite, before anything changes. sv_add divides
+        # by the scale sv_mul leaves: scale·shrink, or 1 once folded or cleared.
+        after = scal[SCALE] * shrink
+        divisor = after if sv_in_range(after) else 1.0
+        if not (math.isfinite(update / divisor * _max_abs(val))
                 and math.isfinite(scal[BIAS] + update)):
             return math.inf, pred, False, 0.0
     # -- apply ------------------------------------------------------------------------------
     scal[T] = t
-    if new_a == 0.0:
-        vecs[0][:] = 0.0  # w ← 0 (η_tλ ≥ 1)
-        new_a = 1.0
-    elif new_a < RENORM_LOW:
-        scale(vecs[0], new_a)
-        new_a = 1.0
-    scal[SCALE] = new_a
+    if shrink != 1.0:
+        sv_mul(v, scal, SCALE, shrink)  # O(1); shrink 0 (η_tλ ≥ 1) clears w, O(d)
     if update != 0.0:
-        axpy(update / new_a, idx, val, vecs[0])
-        if fit_bias:
+        sv_add(v, scal, SCALE, update, idx, val)
+        if hp[SGDHP.FIT_INTERCEPT] != 0.0:
             scal[BIAS] += update
     return s, pred, update != 0.0 or shrink != 1.0, 0.0
 
@@ -135,7 +127,7 @@ def family_score(rule, idx, val, vecs, ints, scal, hp, fast):
 @jit()
 def family_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
     if rule == SGD:
-        return _sgd_round(idx, val, y, vecs, ints, scal, hp, fast, hp[3])
+        return _sgd_round(idx, val, y, vecs, ints, scal, hp, fast, hp[SGDHP.LOSS])
     if rule == SGD_REGRESSION:
         return _sgd_round(idx, val, y, vecs, ints, scal, hp, fast, SQUARED)
     raise ValueError("unknown SGD rule id")

@@ -1,0 +1,35 @@
+"""Layouts of the ``regression`` family: Passive-Aggressive regression (id 70) and AROW
+regression (ids 72–74).
+
+PA regression is the Passive-Aggressive step of the ``linear`` family over the
+ε-insensitive loss: the same hyper-parameters (``PassiveAggressiveHP``) and state (w in
+``vecs[W]``, the bias in ``scal[BIAS]``).
+
+AROW regression runs the AROW update of ``rules/second_order.py`` on the residual, in that
+rule's state, so its fields are AROW's, in the slots ``second_order``'s functions read them
+(``layouts/second_order.py``): hp (r, fit_intercept); for the diagonal layouts vecs (mu,
+sigma) = μ and diag Σ and scal (bias, sigma_b) = μ_b and Σ_bb; for the full layout row MU =
+μ (the bias coordinate last) followed by the D = d + 1 rows of Σ, and no scalars.
+"""
+from ..layout import Layout, fields
+from ..rule_ids import (AROW_REGRESSION_DIAGONAL, AROW_REGRESSION_DIAGONAL_PRECISION,
+                        AROW_REGRESSION_FULL, PA_REGRESSION)
+from .linear import LinearScal, LinearVec, PassiveAggressiveHP
+
+PA_REGRESSION_LAYOUT = Layout(PA_REGRESSION, hp=PassiveAggressiveHP, scalars=LinearScal,
+                              vectors=LinearVec)
+
+AROWRegressionHP = fields("r", "fit_intercept")
+AROWRegressionScal = fields("bias", "sigma_b")
+AROWRegressionDiagonalVec = fields("mu", "sigma")
+AROWRegressionFullVec = fields("mu")  # then the rows of Σ
+
+AROW_REGRESSION_LAYOUTS = {
+    "full": Layout(AROW_REGRESSION_FULL, hp=AROWRegressionHP, scalars=None,
+                   vectors=AROWRegressionFullVec, variable_vectors=True),
+    "diagonal": Layout(AROW_REGRESSION_DIAGONAL, hp=AROWRegressionHP,
+                       scalars=AROWRegressionScal, vectors=AROWRegressionDiagonalVec),
+    "diagonal-precision": Layout(AROW_REGRESSION_DIAGONAL_PRECISION, hp=AROWRegressionHP,
+                                 scalars=AROWRegressionScal,
+                                 vectors=AROWRegressionDiagonalVec),
+}
