@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from ..caching import jit
-from ..kernels import INLINE, sign, sqnorm
+from ..kernels import INLINE, sqnorm
 from ..layouts.regularized import BallPaHP
 from ..scaled import support_add, support_compact, sv_add
 from .shen_dietterich import (
@@ -22,10 +22,9 @@ from .shen_dietterich import (
     NORM_RTOL,
     S,
     V,
-    active,
     exact_norm,
     remove_small,
-    sd_score,
+    sd_round,
     support_blocks,
 )
 
@@ -173,6 +172,20 @@ def _soft(u, theta):
 
 
 @jit(inline=INLINE)
+def _gather_x(j, zj, ints, pos_base, ids, wt, z, n):
+    """Put z_j = y·x_j among the n gathered coordinates: at j's place on the support list, or
+    appended (w_j = 0) when j is not listed. Returns the new count."""
+    p = ints[pos_base + j]
+    if p > 0:
+        z[p - 1] = zj
+        return n
+    ids[n] = j
+    wt[n] = 0.0
+    z[n] = zj
+    return n + 1
+
+
+@jit(inline=INLINE)
 def _l1_project_step(idx, val, y, vecs, ints, scal, beta, bias, a):
     """The exact solution of (3.10) when the L1 ball is active: gather w_t and z = y·x over
     the support list ∪ supp(x) (∪ the bias), solve the dual, write w = P(w_t + τ*z) back.
@@ -194,26 +207,11 @@ def _l1_project_step(idx, val, y, vecs, ints, scal, beta, bias, a):
     if idx is None:
         for j in range(val.shape[0]):
             if val[j] != 0.0:
-                p = ints[pos_base + j]
-                if p > 0:
-                    z[p - 1] = y * val[j]
-                else:
-                    ids[n] = j
-                    wt[n] = 0.0
-                    z[n] = y * val[j]
-                    n += 1
+                n = _gather_x(j, y * val[j], ints, pos_base, ids, wt, z, n)
     else:
         for k in range(idx.shape[0]):
             if val[k] != 0.0:
-                j = idx[k]
-                p = ints[pos_base + j]
-                if p > 0:
-                    z[p - 1] = y * val[k]
-                else:
-                    ids[n] = j
-                    wt[n] = 0.0
-                    z[n] = y * val[k]
-                    n += 1
+                n = _gather_x(idx[k], y * val[k], ints, pos_base, ids, wt, z, n)
     if bias:
         ids[n] = -1
         wt[n] = scal[BRAW]
@@ -252,12 +250,9 @@ def l1_pa_step(idx, val, y, vecs, ints, scal, hp, fast):
     every nonzero weight.
     Infeasible when β·‖x‖_∞ < 1 (max of y·w·x over the ball); x = 0 without a bias is the
     extreme case. Infeasible rounds are skipped (no update)."""
-    s = sd_score(idx, val, vecs, ints, scal, hp, fast)
-    pred = sign(s)
-    if not math.isfinite(s):
-        return s, pred, False, 0.0
-    m = y * s
-    if not active(m, hp[BallPaHP.UPDATE]):
+    update = hp[BallPaHP.UPDATE]
+    s, pred, m, solve = sd_round(idx, val, y, vecs, ints, scal, hp, fast, update)
+    if not solve:
         return s, pred, False, 0.0
     beta = hp[BallPaHP.BETA]
     bias = hp[BallPaHP.FIT_INTERCEPT] != 0.0

@@ -15,7 +15,7 @@ an appended constant feature 1 when ``fit_intercept``; b stays 0 otherwise.
 import math
 
 from ..caching import jit
-from ..kernels import INLINE, sign, sqnorm
+from ..kernels import INLINE, sqnorm
 from ..layouts.regularized import BallPaHP, ObjectivePaHP
 from ..rule_ids import L1_CONSTRAINED_PA, L2_CONSTRAINED_PA, NORMA, OBJECTIVE_PA
 from .l1_ball import l1_pa_step
@@ -26,12 +26,12 @@ from .shen_dietterich import (
     ERR,
     NORM,
     S,
-    active,
     exact_norm,
     remove_small,
     rescale,
     reset_to_x,
     scaled_step,
+    sd_round,
     sd_score,
     track_sq,
 )
@@ -47,12 +47,9 @@ def objective_pa_step(idx, val, y, vecs, ints, scal, hp, fast):
     w_{t+1} = (w_t + τ·y·x)/(1 + α), τ = max(0, 1 + α − y·w_t·x)/‖x‖² — equal to the lemma's
     (ℓ + α)/‖x‖² whenever y·w_t·x ≤ 1. x = 0 (no bias): the problem is infeasible, the round is
     skipped (no update)."""
-    s = sd_score(idx, val, vecs, ints, scal, hp, fast)
-    pred = sign(s)
-    if not math.isfinite(s):
-        return s, pred, False, 0.0
-    m = y * s
-    if not active(m, hp[ObjectivePaHP.UPDATE]):
+    update = hp[ObjectivePaHP.UPDATE]
+    s, pred, m, solve = sd_round(idx, val, y, vecs, ints, scal, hp, fast, update)
+    if not solve:
         return s, pred, False, 0.0
     bias = hp[ObjectivePaHP.FIT_INTERCEPT] != 0.0
     a = sqnorm(idx, val) + (1.0 if bias else 0.0)
@@ -96,12 +93,9 @@ def l2_pa_step(idx, val, y, vecs, ints, scal, hp, fast):
        β²‖x‖² = 1: the feasible set is the single point y·x/‖x‖², which becomes w;
        β²‖x‖² < 1: infeasible, the round is skipped (no update).
     """
-    s = sd_score(idx, val, vecs, ints, scal, hp, fast)
-    pred = sign(s)
-    if not math.isfinite(s):
-        return s, pred, False, 0.0
-    m = y * s
-    if not active(m, hp[BallPaHP.UPDATE]):
+    update = hp[BallPaHP.UPDATE]
+    s, pred, m, solve = sd_round(idx, val, y, vecs, ints, scal, hp, fast, update)
+    if not solve:
         return s, pred, False, 0.0
     bias = hp[BallPaHP.FIT_INTERCEPT] != 0.0
     a = sqnorm(idx, val) + (1.0 if bias else 0.0)

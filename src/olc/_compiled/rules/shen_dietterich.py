@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from ..caching import jit
-from ..kernels import INLINE, dot
+from ..kernels import INLINE, dot, sign
 from ..layouts.regularized import UPDATE_HINGE, UPDATE_MISTAKE, SupportBlock, SupportInt
 from ..layouts.regularized import ShenDietterichScal as SDScal
 from ..layouts.regularized import ShenDietterichVec as SDVec
@@ -130,6 +130,15 @@ def remove_small(vecs, ints, scal, sigma, l1):
 def sd_score(idx, val, vecs, ints, scal, hp, fast):
     """w̃·x̃ = S·(v·x + BRAW)."""
     return scal[S] * (dot(vecs[V], idx, val, fast) + scal[BRAW])
+
+
+@jit(inline=INLINE)
+def sd_round(idx, val, y, vecs, ints, scal, hp, fast, update):
+    """(score, prediction, margin y·score, whether the round solves its problem: a finite
+    score that passes the update test)."""
+    s = sd_score(idx, val, vecs, ints, scal, hp, fast)
+    m = y * s
+    return s, sign(s), m, math.isfinite(s) and active(m, update)
 
 
 @jit(inline=INLINE)
