@@ -79,12 +79,6 @@ class NORMA(OnlineLinearClassifier):
         scal[NormaScal.SCALE] = 1.0
         return vecs, scal
 
-    def _initial_ints(self, n_features):
-        # NORMA keeps no integer state, but its loops are compiled with rules 10–12, whose
-        # ints are 1-D: an empty 1-D array keeps to that type (the base's empty default is
-        # 2-D, a second signature of the family's loops that rules 10–12 cannot type).
-        return self._layout.initial_state(0)[1]
-
     def _linear_model(self):
         return (self._scal[NormaScal.SCALE] * self._vecs[NormaVec.V],
                 float(self._scal[NormaScal.BIAS]))
