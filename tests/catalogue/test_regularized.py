@@ -7,12 +7,17 @@ Lemma 3.1 (with the exact multiplier max(0, 1 + α − m)/‖x‖²), Lemma 3.2 
 problem (3.10) a bisection on the dual multiplier with a sort-based L1-ball projection — a
 different algorithm from the library's Newton search. The QPs are solved by cvxpy/Clarabel.
 """
+import json
+from pathlib import Path
+
 import cvxpy as cp
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
 import olc
+from olc._compiled.layouts.regularized import ShenDietterichScal
+from olc.learners.registry import info
 from olc.learners.validation import InputError
 
 # Clarabel's "inaccurate" warning on the second-order cone: see _solve.
@@ -604,7 +609,7 @@ def test_tracked_norm_stays_exact(name):
     learner.partial_fit(e0, [-1])
     assert abs(learner.coef_[0, 0]) < 10
     w, b = learner.coef_.ravel(), learner.intercept_[0]
-    tracked = learner._scal[2]
+    tracked = learner._scal[ShenDietterichScal.NORM]
     exact = np.abs(w).sum() + abs(b) if name == "l1-constrained-pa" else w @ w + b * b
     assert tracked == pytest.approx(exact, rel=1e-10)
 
@@ -645,3 +650,34 @@ def test_chunks_and_save_load_equal_one_call(name, params, tmp_path):
         scores.append(part.predict_then_learn(Xb, y[a:b], classes=[-1, 1]).score)
     np.testing.assert_allclose(np.concatenate(scores), r_whole.score, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(part.coef_, whole.coef_, rtol=1e-12, atol=1e-14)
+
+
+# -- files saved by olc 0.1.0 -------------------------------------------------------------------
+
+FIXTURES = Path(__file__).parent.parent / "persistence_fixtures" / "v0_1_0"
+
+
+@pytest.mark.parametrize("name", NAMES + ["norma"])
+def test_upgrade_of_v0_1_0_files_gives_the_same_decision_values(name):
+    """0.1.0 kept the support list, positions and count as floats in ``vecs``/``scal``; the
+    upgraded state (integer support set, named slots) must score the probe set exactly as
+    the 0.1.0 model did."""
+    with np.load(FIXTURES / f"{name}.npz", allow_pickle=False) as data:
+        meta = json.loads(str(data["meta"]))
+        vecs, scal, classes = data["vecs"], data["scal"], data["classes"]
+    expected = json.loads((FIXTURES / "expected.json").read_text())[name]
+    learner = info(name).cls(**meta["params"])
+    learner._vecs, learner._ints, learner._scal = learner._upgrade_legacy_state(vecs, scal)
+    learner.classes_ = classes
+    learner.n_features_in_ = meta["n_features_in"]
+    learner.n_steps_ = meta["n_steps"]
+    learner.n_updates_ = meta["n_updates"]
+    values = learner.decision_function(np.array(expected["probe"]))
+    np.testing.assert_array_equal(values, np.array(expected["values"]))
+    # Learning goes on from the upgraded state as from a fresh one's (same shapes).
+    fresh = info(name).cls(**meta["params"]).fit(np.array(expected["probe"]),
+                                                 classes[np.arange(8) % 2])
+    for got, want in zip((learner._vecs, learner._ints, learner._scal),
+                         (fresh._vecs, fresh._ints, fresh._scal)):
+        assert got.shape == want.shape and got.dtype == want.dtype
+    learner.partial_fit(np.array(expected["probe"]), classes[np.arange(8) % 2])

@@ -140,3 +140,12 @@ def support_sqnorm(v, s, ints, count_slot, list_base):
         w = s * v[ints[list_base + i]]
         acc += w * w
     return acc
+
+
+@jit(inline=INLINE)
+def support_l1norm(v, s, ints, count_slot, list_base):
+    """‖s·v‖₁ summed over the support (O(support)), in list order."""
+    acc = 0.0
+    for i in range(ints[count_slot]):
+        acc += abs(s * v[ints[list_base + i]])
+    return acc

@@ -1,17 +1,29 @@
 """NORMA (Kivinen, Smola & Williamson, "Online learning with kernels", IEEE Trans. Signal
 Processing 52(8), 2004), linear kernel, classification with the soft-margin hinge loss."""
-import numpy as np
+from numbers import Real
 
-from .._compiled.rules.regularized import BRAW, NORMA as NORMA_RULE, S
-from .base import OnlineLinearClassifier, positive_float
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from .._compiled.layouts.regularized import (
+    NORMA_LAYOUT,
+    SCHEDULE_CONSTANT,
+    SCHEDULE_SQRT,
+    NormaScal,
+    NormaVec,
+)
+from .base import OnlineLinearClassifier
+from .regularized import state_from_legacy
 from .validation import InputError
 
-_SCHEDULES = {"constant": 0.0, "sqrt": 1.0}
+_SCHEDULES = {"constant": SCHEDULE_CONSTANT, "sqrt": SCHEDULE_SQRT}
+# olc 0.1.0 kept NORMA's scalars in this order, in 16 slots.
+_LEGACY_VECTORS = ("v",)
+_LEGACY_SCALARS = ("bias", "scale", "rounds")
 
 
 class NORMA(OnlineLinearClassifier):
     """NORMA: stochastic gradient descent on the regularized risk
-    λ/2‖w‖² + max(0, ρ − y(w·x + b)), linear version (the baseline of seed 000, §4).
+    λ/2‖w‖² + max(0, ρ − y(w·x + b)), linear version (the baseline of Shen & Dietterich, §4).
 
     Each round t = 1, 2, ...: predict sign(w·x + b); σ_t = 1 if y(w·x + b) < ρ, else 0; then
     w ← (1 − η_t·λ)·w + η_t·σ_t·y·x and b ← b + η_t·σ_t·y (the bias is not regularized, as in
@@ -34,7 +46,14 @@ class NORMA(OnlineLinearClassifier):
     fit_intercept : bool, learn the unregularized bias b (default True).
     """
 
-    _rule = NORMA_RULE
+    _layout = NORMA_LAYOUT
+    _parameter_constraints = {
+        "eta": [Interval(Real, 0, None, closed="neither")],
+        "lam": [Interval(Real, 0, None, closed="left")],
+        "rho": [Interval(Real, 0, None, closed="left")],
+        "schedule": [StrOptions(set(_SCHEDULES))],
+        "fit_intercept": ["boolean"],
+    }
 
     def __init__(self, eta=0.1, lam=0.01, rho=1.0, schedule="constant", fit_intercept=True):
         self.eta = eta
@@ -43,24 +62,24 @@ class NORMA(OnlineLinearClassifier):
         self.schedule = schedule
         self.fit_intercept = fit_intercept
 
-    def _hyperparameters(self):
-        eta = positive_float(self.eta, "eta")
-        lam = positive_float(self.lam, "lam", allow_zero=True)
-        rho = positive_float(self.rho, "rho", allow_zero=True)
-        if not eta * lam < 1.0:
+    def _check_params(self):
+        if not self.eta * self.lam < 1.0:
             raise InputError(f"eta * lam must be < 1 (the shrink factor 1 − ηλ must stay "
                              f"positive), got eta={self.eta!r}, lam={self.lam!r}")
-        if not isinstance(self.schedule, str) or self.schedule not in _SCHEDULES:
-            raise InputError(f"schedule must be one of {sorted(_SCHEDULES)}, "
-                             f"got {self.schedule!r}")
-        return np.array([eta, lam, rho, _SCHEDULES[self.schedule],
-                         float(bool(self.fit_intercept))])
+
+    def _hp_values(self):
+        return {"eta": self.eta, "lam": self.lam, "rho": self.rho,
+                "schedule": _SCHEDULES[self.schedule], "fit_intercept": self.fit_intercept}
 
     def _initial_state(self, n_features):
-        vecs = np.zeros((1, n_features))
-        scal = np.zeros(self._n_scalars)
-        scal[S] = 1.0
+        vecs, _, scal = self._layout.initial_state(n_features)
+        scal[NormaScal.SCALE] = 1.0
         return vecs, scal
 
     def _linear_model(self):
-        return self._scal[S] * self._vecs[0], float(self._scal[BRAW])
+        return (self._scal[NormaScal.SCALE] * self._vecs[NormaVec.V],
+                float(self._scal[NormaScal.BIAS]))
+
+    def _upgrade_legacy_state(self, vecs, scal):
+        """The state of a file saved by olc 0.1.0 in this layout."""
+        return state_from_legacy(self._layout, vecs, scal, _LEGACY_VECTORS, _LEGACY_SCALARS)

@@ -1,22 +1,23 @@
-"""Regularized large-margin online learners of Shen & Dietterich (seed 000, §3): the
+"""Regularized large-margin online learners of Shen & Dietterich (§3): the
 objective-regularized PA (problem 3.1, Lemma 3.1), the L2-norm-constrained PA (problem 3.9,
 Lemma 3.2) and the L1-norm-constrained PA (problem 3.10), each with the optional small-weight
 removal of §3.3 (threshold σ, Eq. 3.17)."""
-import numpy as np
+from numbers import Real
 
-from .._compiled.rules.regularized import (
-    BRAW,
-    L1_CONSTRAINED_PA,
-    L2_CONSTRAINED_PA,
-    NORM,
-    OBJECTIVE_PA,
-    S,
+import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from .._compiled.layouts.regularized import (
+    L1_CONSTRAINED_PA_LAYOUT,
+    L2_CONSTRAINED_PA_LAYOUT,
+    OBJECTIVE_PA_LAYOUT,
     UPDATE_ALWAYS,
     UPDATE_HINGE,
     UPDATE_MISTAKE,
 )
-from .base import OnlineLinearClassifier, positive_float
-from .validation import InputError
+from .._compiled.layouts.regularized import ShenDietterichScal as SDScal
+from .._compiled.layouts.regularized import ShenDietterichVec as SDVec
+from .base import OnlineLinearClassifier
 
 _UPDATES = {"mistake": UPDATE_MISTAKE, "hinge": UPDATE_HINGE, "always": UPDATE_ALWAYS}
 
@@ -47,32 +48,66 @@ _COMMON = """
 """
 
 
+def state_from_legacy(layout, vecs, scal, vector_names, scalar_names):
+    """(vecs, ints, scal) of ``layout`` from the state of a file saved by olc 0.1.0, whose
+    float rows and scalar slots held the fields ``vector_names`` / ``scalar_names`` in that
+    order (its 16 scalar slots were unused past those): every field of the layout is taken
+    by name, integer fields (kept as floats then) converted exactly."""
+    old = {**dict(zip(vector_names, vecs)), **dict(zip(scalar_names, scal))}
+    d = vecs.shape[1]
+    new_vecs, ints, new_scal = layout.initial_state(d)
+    for field in layout.vectors:
+        new_vecs[field] = old[field.name.lower()]
+    for field in layout.scalars:
+        new_scal[field] = old[field.name.lower()]
+    for field in layout.int_slots or ():
+        ints[field] = int(old[field.name.lower()])
+    for block in layout.int_blocks or ():
+        start = layout.int_block(block, d)
+        ints[start:start + d] = old[block.name.lower()].astype(np.int64)
+    return new_vecs, ints, new_scal
+
+
+# olc 0.1.0 kept the support list and positions as float rows after v, and the list length in
+# a float slot after the norm's error bound.
+_LEGACY_VECTORS = ("v", "support_list", "support_pos")
+_LEGACY_SCALARS = ("bias_raw", "scale", "norm", "norm_err", "support_count")
+
+_COMMON_CONSTRAINTS = {
+    "update": [StrOptions(set(_UPDATES))],
+    "sigma": [Interval(Real, 0, None, closed="left")],
+    "fit_intercept": ["boolean"],
+}
+
+
 class _ShenDietterichPA(OnlineLinearClassifier):
-    _n_vectors = 3  # v, support list, list positions (see _compiled/rules/regularized.py)
+    _strength = None  # the name of the problem's parameter: "alpha" or "beta"
 
-    def _param(self):  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def _hyperparameters(self):
-        if not isinstance(self.update, str) or self.update not in _UPDATES:
-            raise InputError(f"update must be one of {sorted(_UPDATES)}, got {self.update!r}")
-        sigma = positive_float(self.sigma, "sigma", allow_zero=True)
-        return np.array([self._param(), float(_UPDATES[self.update]),
-                         float(bool(self.fit_intercept)), sigma])
+    def _hp_values(self):
+        return {self._strength: getattr(self, self._strength),
+                "update": _UPDATES[self.update], "fit_intercept": self.fit_intercept,
+                "sigma": self.sigma}
 
     def _initial_state(self, n_features):
-        vecs = np.zeros((self._n_vectors, n_features))
-        scal = np.zeros(self._n_scalars)
-        scal[S] = 1.0
+        vecs, _, scal = self._layout.initial_state(n_features)
+        scal[SDScal.SCALE] = 1.0
         return vecs, scal
 
     def _linear_model(self):
-        s = self._scal[S]
-        return s * self._vecs[0], float(s * self._scal[BRAW])
+        s = self._scal[SDScal.SCALE]
+        return s * self._vecs[SDVec.V], float(s * self._scal[SDScal.BIAS_RAW])
+
+    def _upgrade_legacy_state(self, vecs, scal):
+        """The state of a file saved by olc 0.1.0 in this layout (support set as integers)."""
+        return state_from_legacy(self._layout, vecs, scal, _LEGACY_VECTORS, _LEGACY_SCALARS)
 
 
 class _BallConstrainedPA(_ShenDietterichPA):
     """The norm-constrained learners (problems 3.9 and 3.10): one radius β of the ball."""
+
+    _strength = "beta"
+    _parameter_constraints = {"beta": [Interval(Real, 0, None, closed="neither")],
+                              **_COMMON_CONSTRAINTS}
 
     def __init__(self, beta=10.0, update="mistake", sigma=0.0, fit_intercept=False):
         self.beta = beta
@@ -80,12 +115,9 @@ class _BallConstrainedPA(_ShenDietterichPA):
         self.sigma = sigma
         self.fit_intercept = fit_intercept
 
-    def _param(self):
-        return positive_float(self.beta, "beta")
-
 
 class ObjectiveRegularizedPA(_ShenDietterichPA):
-    __doc__ = """Objective-regularized Passive-Aggressive (Shen & Dietterich, seed 000, §3.1).
+    __doc__ = """Objective-regularized Passive-Aggressive (Shen & Dietterich, §3.1).
 
     On an update, solves problem (3.1): w_{t+1} = argmin ½‖w − w_t‖² + (α/2)‖w‖² s.t.
     y_t(w·x_t) ≥ 1, whose solution is w_{t+1} = (w_t + τ_t·y_t·x_t)/(1 + α).
@@ -105,7 +137,10 @@ class ObjectiveRegularizedPA(_ShenDietterichPA):
         not converge on separable data.
 """ + _COMMON
 
-    _rule = OBJECTIVE_PA
+    _layout = OBJECTIVE_PA_LAYOUT
+    _strength = "alpha"
+    _parameter_constraints = {"alpha": [Interval(Real, 0, None, closed="left")],
+                              **_COMMON_CONSTRAINTS}
 
     def __init__(self, alpha=0.001, update="mistake", sigma=0.0, fit_intercept=False):
         self.alpha = alpha
@@ -113,12 +148,9 @@ class ObjectiveRegularizedPA(_ShenDietterichPA):
         self.sigma = sigma
         self.fit_intercept = fit_intercept
 
-    def _param(self):
-        return positive_float(self.alpha, "alpha", allow_zero=True)
-
 
 class L2ConstrainedPA(_BallConstrainedPA):
-    __doc__ = """L2-norm-constrained Passive-Aggressive (Shen & Dietterich, seed 000, §3.2).
+    __doc__ = """L2-norm-constrained Passive-Aggressive (Shen & Dietterich, §3.2).
 
     On an update, solves problem (3.9): w_{t+1} = argmin ½‖w − w_t‖² s.t. y_t(w·x_t) ≥ 1 and
     ‖w‖ ≤ β, by Lemma 3.2: w_{t+1} = (w_t + τ_t·y_t·x_t)/Z_t with
@@ -142,11 +174,11 @@ class L2ConstrainedPA(_BallConstrainedPA):
     beta : float > 0, the radius β of the L2 ball (default 10; the paper tunes it).
 """ + _COMMON
 
-    _rule = L2_CONSTRAINED_PA
+    _layout = L2_CONSTRAINED_PA_LAYOUT
 
 
 class L1ConstrainedPA(_BallConstrainedPA):
-    __doc__ = """L1-norm-constrained Passive-Aggressive (Shen & Dietterich, seed 000, §3.2).
+    __doc__ = """L1-norm-constrained Passive-Aggressive (Shen & Dietterich, §3.2).
 
     On an update, solves problem (3.10) exactly: w_{t+1} = argmin ½‖w − w_t‖² s.t.
     y_t(w·x_t) ≥ 1 and ‖w‖₁ ≤ β. The paper calls a QP solver per example; here:
@@ -171,10 +203,10 @@ class L1ConstrainedPA(_BallConstrainedPA):
     beta : float > 0, the radius β of the L1 ball (default 10; the paper tunes it).
 """ + _COMMON
 
-    _rule = L1_CONSTRAINED_PA
+    _layout = L1_CONSTRAINED_PA_LAYOUT
 
     @property
     def l1_norm_(self):
         """‖w̃‖₁ as maintained by the rule (including |b| with ``fit_intercept``)."""
         self._check_fitted()
-        return float(self._scal[NORM])
+        return float(self._scal[SDScal.NORM])
