@@ -83,4 +83,5 @@ def test_learner_module_family_matches_the_layout(entry):
     from olc._compiled.families import family_of_learner_module
     from olc._compiled.rule_ids import family_of
 
-    assert family_of_learner_module(entry.module) == family_of(entry.cls._layout.rule).name
+    learner = olc.make(entry.name)
+    assert family_of_learner_module(entry.module) == family_of(learner._layout.rule).name

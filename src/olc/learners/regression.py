@@ -4,13 +4,12 @@ Shalev-Shwartz & Singer, JMLR 2006, §4; the textbook chapter §31.2.2) and AROW
 ``learners.sgd``."""
 from numbers import Real
 
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import Interval
 
 from .._compiled.layouts.linear import PA_CLASSIC, PA_I, PA_II, pa_hp_values
 from .._compiled.layouts.regression import AROW_REGRESSION_LAYOUTS, PA_REGRESSION_LAYOUT
-from .base import OnlineLinearModel
 from .base_regression import OnlineLinearRegressor
-from .second_order import COVARIANCES, AROWStateMixin
+from .second_order import AROWStateMixin
 
 _POSITIVE = [Interval(Real, 0, None, closed="neither")]
 _NON_NEGATIVE = [Interval(Real, 0, None, closed="left")]
@@ -145,19 +144,6 @@ class PassiveAggressiveL1Regression(_PARegressionBase):
         return pa_hp_values(PA_I, 1.0 / float(self.lam), self.fit_intercept, True)
 
 
-class _CovarianceLayout:
-    """TRANSITION (with AROWRegression's block below): ``_layout`` chosen by ``covariance``;
-    read on the class (OBPM's base-learner scan), the full covariance's layout."""
-
-    def __get__(self, learner, cls):
-        if learner is None:
-            return cls._layouts["full"]
-        try:
-            return cls._layouts[learner.covariance]
-        except (KeyError, TypeError):
-            return cls._layouts["full"]  # invalid: the constraints reject it before any use
-
-
 class AROWRegression(AROWStateMixin, OnlineLinearRegressor):
     """AROW regression / recursive least squares (the textbook chapter §31.3.3): on every
     round, with x̃ = (x, 1) (x̃ = x without a bias) and β = x̃ᵀΣx̃ + r,
@@ -189,17 +175,3 @@ class AROWRegression(AROWStateMixin, OnlineLinearRegressor):
         self.r = r
         self.covariance = covariance
         self.fit_intercept = fit_intercept
-
-    # TRANSITION: what AROWStateMixin provides once it is on named layouts (it then reads
-    # ``_layouts``, declares the constraints and _hp_values, and no longer overrides _rule
-    # and _hyperparameters); delete from here to the end of the class when it is merged.
-    _parameter_constraints = {"r": _POSITIVE, "covariance": [StrOptions(set(COVARIANCES))],
-                              "fit_intercept": ["boolean"]}
-
-    _layout = _CovarianceLayout()
-
-    def _hp_values(self):
-        return {"r": self.r, "fit_intercept": self.fit_intercept}
-
-    _rule = OnlineLinearModel._rule
-    _hyperparameters = OnlineLinearModel._hyperparameters
