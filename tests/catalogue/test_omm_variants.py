@@ -18,6 +18,7 @@ import pytest
 import scipy.sparse as sp
 
 import olc
+from olc._compiled.layouts.omm_variants import nomm_capacity
 from olc.learners.omm import NonSeparableWarning
 from olc.learners.omm_variants import max_margin
 
@@ -438,7 +439,7 @@ def test_nomm_growth_out_of_memory_stops_the_stream_with_a_clear_error(monkeypat
     """When the buffer cannot double (high d: dense rows of d + 2 floats), the call stops with
     a StreamStoppedError naming the row and the memory needed; the rows before it stay
     learned, exactly as in a run that had the memory."""
-    from olc._compiled.rules import omm_variants as rules
+    from olc._compiled.layouts import omm_variants as layouts
 
     X, y = separable(21, 400, 10, margin=0.01)
     whole = olc.make("n-omm")
@@ -447,7 +448,7 @@ def test_nomm_growth_out_of_memory_stops_the_stream_with_a_clear_error(monkeypat
     def no_memory(vecs, scal):
         raise MemoryError("simulated")
 
-    monkeypatch.setattr(rules, "grow_nomm", no_memory)
+    monkeypatch.setattr(layouts, "grow_nomm", no_memory)
     learner = olc.make("n-omm")
     with pytest.raises(olc.learners.base.StreamStoppedError) as info:
         learner.predict_then_learn(X, y, classes=[-1, 1])
@@ -664,7 +665,7 @@ def test_lp_beta_full_precision():
     """β* from the compiled search equals the extended-precision root to within what double
     precision can resolve: a few ulps, plus the rounding noise of the derivative divided by
     its slope (the root's condition; near-flat derivatives for large p)."""
-    from olc._compiled.rules.omm_variants import lp_beta
+    from olc._compiled.rules.omm_lp import lp_beta
 
     rng = np.random.default_rng(17)
     kinds = set()
@@ -697,7 +698,7 @@ def test_lp_beta_full_precision():
 def test_hyperparameters_are_validated_and_read_each_call():
     X, y = separable(1, 30, 3)
     for bad in (1.0, 0.5, np.inf, np.nan, "x", None):
-        with pytest.raises(ValueError, match="p must"):
+        with pytest.raises(ValueError, match="'p' parameter of EfficientOMMLp must"):
             olc.make("e-omm-lp", p=bad).fit(X, y)
     for name in ("n-omm", "e-omm-lp"):
         for bad in (-0.1, 1.5, "x"):
@@ -846,7 +847,7 @@ def test_nomm_store_all_buffer_grows_on_non_update_rows(tmp_path):
     with olc.strict_mode():  # CSR and dense scores bit-identical (state is in any mode)
         rec = whole.predict_then_learn(X, y, classes=[-1, 1])
     assert rec.pred[0] == 1 and np.all(rec.pred[1:40] == y[0])  # lines 2 and 6
-    assert whole.n_stored_ == 300 and int(whole._scal[5]) == 512  # CAP: 16 → 512
+    assert whole.n_stored_ == 300 and nomm_capacity(whole._scal) == 512  # 16 → 512
     assert rec.updated[40:].sum() < 300 - 40 - 16  # most stored rows were not updates
     _check_is_max_margin(whole, X, y)
     csr = olc.make("n-omm", store="all")
@@ -889,6 +890,6 @@ def test_nomm_store_all_non_finite_row_leaves_the_state_untouched():
 @pytest.mark.parametrize("bad", ["All", "every", None, 1, ""])
 def test_nomm_store_is_validated(bad):
     X, y = separable(1, 30, 3)
-    with pytest.raises(ValueError, match="store must be one of"):
+    with pytest.raises(ValueError, match="'store' parameter of NaiveOMM must be a str among"):
         olc.make("n-omm", store=bad).fit(X, y)
     assert olc.make("n-omm").store == "updates"
