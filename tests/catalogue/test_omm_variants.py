@@ -1,5 +1,6 @@
-"""OMM variants (seed 002): n-OMM (Algorithm 1, naïve implementation, exact), e-OMM / ce-OMM
-for ℓp norms (§5.1) and the offline exact max-margin solver (Lemma 3.1, Eq. 3).
+"""OMM variants (Ho-Nguyen et al. 2020): n-OMM (Algorithm 1, naïve implementation, exact),
+e-OMM / ce-OMM for ℓp norms (§5.1) and the offline exact max-margin solver (Lemma 3.1,
+Eq. 3).
 
 Yardsticks, written from the paper and independent of olc's code:
   * the hard-margin SVM with bias, min ½‖w‖² s.t. yᵢ(w·xᵢ + b) ≥ 1 (proof of Lemma 3.1),
@@ -458,6 +459,10 @@ def test_nomm_growth_out_of_memory_stops_the_stream_with_a_clear_error(monkeypat
     assert learner.n_stored_ == 16 and learner.n_steps_ == err.rows_learned
     assert np.array_equal(err.record.pred, rec.pred[:err.rows_learned])
     assert err.record.updated.sum() == 16 and rec.updated[err.rows_learned]
+    # The state is exactly that after the last learned row (no request to grow left behind).
+    ref = olc.make("n-omm")
+    ref.predict_then_learn(X[:err.rows_learned], y[:err.rows_learned], classes=[-1, 1])
+    _assert_same_state(learner, ref)
 
 
 # -- degenerate geometry ------------------------------------------------------------------
@@ -468,6 +473,13 @@ def _run_quiet(learner, X, y):
         with np.errstate(all="raise"):
             rec = learner.predict_then_learn(X, y, classes=[-1, 1])
     return rec, [w for w in caught if issubclass(w.category, NonSeparableWarning)]
+
+
+def _assert_same_state(learner, ref):
+    for attr in ("_vecs", "_ints", "_scal", "n_steps_", "n_updates_"):
+        got, want = np.asarray(getattr(learner, attr)), np.asarray(getattr(ref, attr))
+        assert got.dtype == want.dtype and got.shape == want.shape, attr
+        assert got.tobytes() == want.tobytes(), attr
 
 
 def _assert_finite(learner, rec):
@@ -540,6 +552,60 @@ def test_nomm_non_separable_cloud_collapses_without_nan():
     rec, warned = _run_quiet(learner, X, y)
     _assert_finite(learner, rec)
     assert len(warned) == 1 and learner.margin_ == 0.0
+
+
+SCALE_FREE = ALL + [("e-omm", {}), ("ce-omm", {}), ("n-omm", {"store": "all"})]
+
+
+@pytest.mark.parametrize("name,params", SCALE_FREE)
+def test_subnormal_input_is_learned_without_nan(name, params):
+    """X × 1e-320 is finite (subnormal, ~11 significant bits): olc 0.1.0's n-OMM stopped on
+    it with an overflow and left NaN in coef_. Every row is learned and the state is finite;
+    n-OMM, whose stored problem is built from differences x − x₁ (exact for subnormals) in
+    units fixed by the data, runs exactly as on the quantized data scaled up by 2^1000.
+    (The efficient rules multiply x by the state in a dot product: subnormal products
+    round, so they learn the data only to its ~11 bits.)"""
+    X, y = separable(6, 60, 3)
+    tiny = X * 1e-320
+    learner = olc.make(name, **params)
+    rec, _ = _run_quiet(learner, tiny, y)  # no StreamStoppedError
+    _assert_finite(learner, rec)
+    assert rec.updated.sum() > 2 and learner.margin_ > 0
+    assert np.isfinite(learner.decision_function(tiny)).all()
+    if name == "n-omm":
+        up = olc.make(name, **params)
+        rec_up, _ = _run_quiet(up, tiny * 2.0 ** 1000, y)
+        assert np.array_equal(rec.pred, rec_up.pred)
+        assert np.array_equal(rec.updated, rec_up.updated)
+        assert np.array_equal(learner.coef_, up.coef_)
+
+
+@pytest.mark.parametrize("name,params", SCALE_FREE)
+def test_state_after_a_stopped_stream_is_the_state_after_its_last_learned_row(name, params):
+    """Rows whose magnitudes differ by up to 2^2000 (and inf/NaN rows): a row the rule
+    cannot take stops the stream; the learner's state is then exactly the state of a learner
+    given only the rows before it, never NaN."""
+    stopped = 0
+    for seed in range(12):
+        rng = np.random.default_rng([seed, 77])
+        X, y = separable([seed, 77], 40, 3)
+        X = X * 2.0 ** rng.integers(-1000, 1000, size=(40, 1))
+        if seed % 3 == 0:
+            X[rng.integers(5, 40), rng.integers(3)] = [np.nan, np.inf][seed % 2]
+        learner = olc.make(name, **params)
+        try:
+            _run_quiet(learner, X, y)
+        except olc.learners.base.StreamStoppedError as err:
+            stopped += 1
+            if err.rows_learned == 0:
+                assert not learner._is_initialised()
+                continue
+            ref = olc.make(name, **params)
+            _run_quiet(ref, X[:err.rows_learned], y[:err.rows_learned])
+            _assert_same_state(learner, ref)
+        for arr in (learner._vecs, learner._scal, learner.coef_, learner.intercept_):
+            assert np.isfinite(arr).all()
+    assert stopped >= 4
 
 
 @pytest.mark.parametrize("name,params", ALL)

@@ -1,4 +1,4 @@
-"""Seed 002, Example 5.1: three points, z¹ = ((c, 1), +1), z² = ((c, −1), −1),
+"""Ho-Nguyen et al. 2020, Example 5.1: three points, z¹ = ((c, 1), +1), z² = ((c, −1), −1),
 z³ = ((c + r, −1), −1) with r = 2/c, c > 2 (so r < 1).
 
 * e-OMM / ce-OMM, any ρ ∈ [0, 1]: at most two mistakes on any sequence of these points.

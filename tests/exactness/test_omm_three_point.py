@@ -1,5 +1,5 @@
-"""e-OMM (seed 002, Algorithm 1, efficient implementation, ℓ2 norm) against independent
-solutions of the problems it claims to solve.
+"""e-OMM (Ho-Nguyen et al. 2020, Algorithm 1, efficient implementation, ℓ2 norm) against
+independent solutions of the problems it claims to solve.
 
 One update replaces the certificates by the dual certificates of the max-margin problem on
 the three points {v₊ (+1), v₋ (−1), x_t (y_t)} (Algorithm 1, lines 22–26). References:

@@ -40,7 +40,7 @@ from ..layouts.experts import (
     WinnowVec,
 )
 from ..random import uniform
-from ..rule_ids import RANDOMIZED_WEIGHTED_MAJORITY, WEIGHTED_MAJORITY, WINNOW
+from ..rule_ids import WEIGHTED_MAJORITY, WINNOW
 
 REF, STEP = ExpertsInt.REF, ExpertsInt.STEP
 W, V = WinnowVec.W, ExpertsVec.V

@@ -44,7 +44,7 @@ import math
 import numpy as np
 
 from ..caching import jit
-from ..kernels import INLINE, dot, is_finite_row, sign
+from ..kernels import INLINE, is_finite_row
 from ..layouts.omm import PHASE_EMPTY, PHASE_MARGIN, PHASE_ONE_LABEL
 from ..layouts.omm_variants import (
     NOMM_COUNTERS,
@@ -57,7 +57,7 @@ from ..layouts.omm_variants import (
     NommVec,
 )
 from ..nearest_point import COLLAPSE, COLLAPSED, dotn, norm2, qr_add, wolfe
-from .omm import densify, row_unit
+from .omm import densify, explicit_round, explicit_score, row_unit
 
 BIAS, PHASE, Y1, GAMMA = NommScal.BIAS, NommScal.PHASE, NommScal.Y1, NommScal.GAMMA
 SIGMA, SCALE, UNIT, GROW = NommScal.SIGMA, NommScal.SCALE, NommScal.UNIT, NommScal.GROW
@@ -67,6 +67,7 @@ W, ORIGIN, VPOS, VNEG, U = NommVec.W, NommVec.ORIGIN, NommVec.VPOS, NommVec.VNEG
 # A stored point must satisfy ‖x − x₁‖ ≤ Z_LIMIT (in units), so that every product the solver
 # forms (‖u‖·‖b‖ ≤ Z_LIMIT²·2) stays finite; a larger one is declined as an overflow.
 Z_LIMIT = 1e150
+DECLINED, DUPLICATE = -1.0, 0.0  # what ``_keep_point`` did instead of storing a row
 
 
 @jit(inline=INLINE)
@@ -238,32 +239,38 @@ def _nomm_start(vecs, ints, scal, z, sigma):
 
 @jit(inline=INLINE)
 def nomm_score(idx, val, vecs, ints, scal, hp, fast):
-    phase = scal[PHASE]
-    if phase != PHASE_MARGIN:
-        return 1.0 if phase == PHASE_EMPTY else scal[Y1]
-    return dot(vecs[W], idx, val, fast) + scal[BIAS]
+    return explicit_score(idx, val, vecs[W], scal[BIAS], scal[PHASE], scal[Y1], fast)
+
+
+@jit(inline=INLINE)
+def _keep_point(x, y, vecs, ints, scal, sigma, check_label):
+    """V ← V ∪ {x} for a densified row x: centered at x₁, in units, augmented with σ by its
+    label (σ = 0 before the second label: augmented entries later), stored unless already
+    stored (``_already_stored``). Returns the stored row's norm, or DUPLICATE (nothing to
+    store) or DECLINED (nothing changed: x is too far from x₁ to be stored safely)."""
+    m = vecs.shape[1]
+    d = m - 2
+    z = np.empty(m)
+    unit, fixed = _centered_in_units(x, vecs[ORIGIN], y, d, z, scal[UNIT])
+    if not norm2(z, d) <= Z_LIMIT:
+        return DECLINED
+    z[d] = sigma if y > 0.0 else 0.0
+    z[d + 1] = 0.0 if y > 0.0 else sigma
+    _, _, B, _, keys, _ = _blocks(vecs, ints, scal)
+    key = _row_key(z, d)
+    if _already_stored(B[:ints[N_STORED]], keys, key, z, d, check_label):
+        return DUPLICATE
+    _store_row(z, key, B, keys, ints)
+    if fixed:
+        scal[UNIT] = unit
+    return norm2(z, m)
 
 
 @jit()
 def _nomm_keep_first(x, vecs, ints, scal):
     """STORE_ALL, phase 1, y = y₁: keep y₁·(x − o) (augmented entries later, when σ is
     known), unless already kept. Returns False (nothing changed) if x is too far from x₁."""
-    m = vecs.shape[1]
-    d = m - 2
-    z = np.empty(m)
-    unit, fixed = _centered_in_units(x, vecs[ORIGIN], scal[Y1], d, z, scal[UNIT])
-    if not norm2(z, d) <= Z_LIMIT:
-        return False
-    z[d] = 0.0
-    z[d + 1] = 0.0
-    _, _, B, _, keys, _ = _blocks(vecs, ints, scal)
-    key = _row_key(z, d)
-    if _already_stored(B[:ints[N_STORED]], keys, key, z, d, False):
-        return True
-    _store_row(z, key, B, keys, ints)
-    if fixed:
-        scal[UNIT] = unit
-    return True
+    return _keep_point(x, scal[Y1], vecs, ints, scal, 0.0, False) != DECLINED
 
 
 @jit()
@@ -304,27 +311,15 @@ def _nomm_store_and_solve(x, y, vecs, ints, scal, solve):
     """Line 20 (or the §3 text's "keeps all points"): V ← V ∪ {x}; then, on an update round
     (``solve``), lines 25–26: re-solve. Returns False (nothing changed) if x is too far
     from x₁ to be stored safely."""
-    m = vecs.shape[1]
-    d = m - 2
-    z = np.empty(m)
-    unit, fixed = _centered_in_units(x, vecs[ORIGIN], y, d, z, scal[UNIT])
-    if not norm2(z, d) <= Z_LIMIT:
+    norm = _keep_point(x, y, vecs, ints, scal, scal[SIGMA], True)
+    if norm == DECLINED:
         return False
-    sigma = scal[SIGMA]
-    z[d] = sigma if y > 0.0 else 0.0
-    z[d + 1] = 0.0 if y > 0.0 else sigma
-    _, _, B, _, keys, _ = _blocks(vecs, ints, scal)
-    key = _row_key(z, d)
-    if _already_stored(B[:ints[N_STORED]], keys, key, z, d, True):
-        # V ∪ {x} = V (line 20 adds to a *set*): the max-margin problem is unchanged. This
-        # happens when a stored support point comes again and a_t = γ_t up to rounding.
-        return True
-    _store_row(z, key, B, keys, ints)
-    if fixed:
-        scal[UNIT] = unit
-    scal[SCALE] = max(scal[SCALE], norm2(z, m))
-    if solve:
-        _nomm_solve(vecs, ints, scal)
+    # A duplicate: V ∪ {x} = V (line 20 adds to a *set*), the max-margin problem is unchanged.
+    # This happens when a stored support point comes again and a_t = γ_t up to rounding.
+    if norm != DUPLICATE:
+        scal[SCALE] = max(scal[SCALE], norm)
+        if solve:
+            _nomm_solve(vecs, ints, scal)
     return True
 
 
@@ -372,18 +367,12 @@ def nomm_step(idx, val, y, vecs, ints, scal, hp, fast):
         return _nomm_init(x, y, vecs, ints, scal)
 
     gamma = scal[GAMMA]
-    s = dot(vecs[W], idx, val, fast) + scal[BIAS]
-    pred = sign(s)
-    if not math.isfinite(s):
-        return s, pred, False, gamma
-    if gamma == 0.0:
-        # Not separable: the classifier stays w = 0, b = 0 (no max-margin classifier exists
-        # for any superset of the stored points); mistakes are reported as updates, as e-OMM.
-        return s, pred, pred != y, 0.0
-    a = y * s
-    update = a < hp[NommHP.RHO] * gamma or pred != y
-    if not update and not store_all:
-        return s, pred, False, gamma
+    # γ = 0: not separable, the classifier stays w = 0, b = 0 (no max-margin classifier
+    # exists for any superset of the stored points).
+    s, pred, update, final = explicit_round(idx, val, y, vecs[W], scal[BIAS], gamma,
+                                            hp[NommHP.RHO], fast)
+    if final or (not update and not store_all):
+        return s, pred, update, gamma
     if full:
         return _ask_to_grow(scal, pred, gamma)
     x = np.empty(d)

@@ -17,7 +17,7 @@ first example of the other label; PHASE_MARGIN the max-margin classifier of the 
 import math
 
 from ..caching import jit
-from ..kernels import INLINE, is_finite_row, sign
+from ..kernels import INLINE, dot, is_finite_row, sign
 from ..layouts.omm import PHASE_EMPTY, PHASE_MARGIN, PHASE_ONE_LABEL, OmmHP, OmmScal, OmmVec
 from ..scaled import sv_add, sv_dot, sv_fold, sv_in_range, sv_mul
 
@@ -32,28 +32,25 @@ UNIT_MAX_EXP = 1021
 # -- shared with the omm_variants family: units (power-of-two rescaling), densified rows -----
 
 @jit(inline=INLINE)
-def max_abs(val):
-    """max |xⱼ| over the stored values (NaN entries are skipped: callers check finiteness)."""
-    m = 0.0
-    for k in range(val.shape[0]):
-        a = abs(val[k])
-        if a > m:
-            m = a
-    return m
-
-
-@jit(inline=INLINE)
 def row_unit(unit, val):
     """(unit, fixed): the state's unit 2^−E when already fixed (``unit`` ≠ 0), otherwise the
-    one this row fixes, m·2^−E ∈ [1/2, 1) for m = max |xⱼ| (E clamped to ±UNIT_MAX_EXP);
-    ``fixed`` False when the row cannot fix it (zero or not finite: the unit stays open)."""
+    one this row fixes: E the exponent of max |xⱼ| (max |xⱼ|·2^−E ∈ [1/2, 1)), clamped to
+    ±UNIT_MAX_EXP; ``fixed`` False when the row cannot fix it (zero, or not finite: the unit
+    stays open)."""
     if unit != 0.0:
         return unit, True
-    m = max_abs(val)
-    if not (m > 0.0 and math.isfinite(m)):
+    e = -UNIT_MAX_EXP
+    nonzero = False
+    for k in range(val.shape[0]):
+        v = val[k]
+        if v != 0.0:
+            if not math.isfinite(v):
+                return 1.0, False
+            nonzero = True
+            e = max(e, math.frexp(v)[1])
+    if not nonzero:
         return 1.0, False
-    e = min(max(math.frexp(m)[1], -UNIT_MAX_EXP), UNIT_MAX_EXP)
-    return math.ldexp(1.0, -e), True
+    return math.ldexp(1.0, -min(e, UNIT_MAX_EXP)), True
 
 
 @jit(inline=INLINE)
@@ -78,6 +75,31 @@ def densify(idx, val, out):
     else:
         for t in range(idx.shape[0]):
             out[idx[t]] = val[t] + 0.0
+
+
+@jit(inline=INLINE)
+def explicit_score(idx, val, w, bias, phase, y1, fast):
+    """w·x + b of a rule that keeps w explicitly (n-OMM, ℓp e-OMM); before the max-margin
+    classifier exists, the constant +1, then y₁ (Algorithm 1, lines 2–13)."""
+    if phase != PHASE_MARGIN:
+        return 1.0 if phase == PHASE_EMPTY else y1
+    return dot(w, idx, val, fast) + bias
+
+
+@jit(inline=INLINE)
+def explicit_round(idx, val, y, w, bias, gamma, rho, fast):
+    """Score and update test (Algorithm 1, line 18: a_t < ρ·γ_t, or a mistake) of a rule that
+    keeps w explicitly (n-OMM, ℓp e-OMM). Returns (s, pred, update, final): ``final``, the
+    round ends here — the score is not finite (the loop stops), or the stream proved not
+    separable (γ = 0: w = 0, b = 0 for good; a mistake is reported as an update that changes
+    nothing, as e-OMM)."""
+    s = dot(w, idx, val, fast) + bias
+    pred = sign(s)
+    if not math.isfinite(s):
+        return s, pred, False, True
+    if gamma == 0.0:
+        return s, pred, pred != y, True
+    return s, pred, y * s < rho * gamma or pred != y, False
 
 
 @jit(inline=INLINE)

@@ -11,11 +11,11 @@ import math
 import numpy as np
 
 from ..caching import jit
-from ..kernels import INLINE, dot, is_finite_row, sign
+from ..kernels import INLINE, is_finite_row
 from ..layouts.omm import PHASE_EMPTY, PHASE_MARGIN, PHASE_ONE_LABEL
 from ..layouts.omm_variants import LpHP, LpScal, LpVec
 from ..nearest_point import dotn
-from .omm import densify
+from .omm import densify, explicit_round, explicit_score
 
 BIAS, PHASE, Y1, GAMMA, NORM = LpScal.BIAS, LpScal.PHASE, LpScal.Y1, LpScal.GAMMA, LpScal.NORM
 W, VPOS, VNEG = LpVec.W, LpVec.VPOS, LpVec.VNEG
@@ -170,10 +170,7 @@ def _lp_commit(vecs, scal, u, p, d):
 
 @jit(inline=INLINE)
 def lp_score(idx, val, vecs, ints, scal, hp, fast):
-    phase = scal[PHASE]
-    if phase != PHASE_MARGIN:
-        return 1.0 if phase == PHASE_EMPTY else scal[Y1]
-    return dot(vecs[W], idx, val, fast) + scal[BIAS]
+    return explicit_score(idx, val, vecs[W], scal[BIAS], scal[PHASE], scal[Y1], fast)
 
 
 @jit()
@@ -260,16 +257,11 @@ def lp_step(idx, val, y, vecs, ints, scal, hp, fast):
         return _lp_init(x, y, vecs, scal, hp[LpHP.P])
 
     gamma = scal[GAMMA]
-    s = dot(vecs[W], idx, val, fast) + scal[BIAS]
-    pred = sign(s)
-    if not math.isfinite(s):
-        return s, pred, False, gamma
-    if gamma == 0.0:
-        # v₊ = v₋ (not separable): w = 0, b = 0 for good, as the ℓ2 rule (β* = 0 there).
-        return s, pred, pred != y, 0.0
-    a = y * s
-    if not (a < hp[LpHP.RHO] * gamma or pred != y):
-        return s, pred, False, gamma
+    # γ = 0: v₊ = v₋ (not separable), w = 0, b = 0 for good, as the ℓ2 rule (β* = 0 there).
+    s, pred, update, final = explicit_round(idx, val, y, vecs[W], scal[BIAS], gamma,
+                                            hp[LpHP.RHO], fast)
+    if final or not update:
+        return s, pred, update, gamma
     x = np.empty(d)
     densify(idx, val, x)
     if not _lp_update(x, y, vecs, scal, hp[LpHP.P]):
