@@ -82,9 +82,10 @@ class EfficientOMM(CollapseWarningMixin, OnlineLinearClassifier):
       invariant, so the origin has no special role.
     - If the certificates coincide (a point seen with both labels: not separable), w is
       undefined; the classifier becomes w = 0, b = 0 (predicts +1) and stays so.
-    - Scale: the state is kept in units of a power of two fixed by the first nonzero row,
-      so data scaled by any 2^k (|k| ≤ 1000) give the same predictions (the products
-      ‖v‖², v·x would otherwise overflow or underflow from |k| ≈ 511).
+    - Scale: the state is kept in units of a power of two fixed by the first nonzero row
+      (the data's own units unless that row is beyond 2^±450), so data scaled by any 2^k
+      (|k| ≤ 1000) give the same predictions (the products ‖v‖², v·x would otherwise
+      overflow or underflow from |k| ≈ 511).
 
     Parameters
     ----------

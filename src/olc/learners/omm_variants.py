@@ -100,8 +100,9 @@ class NaiveOMM(CollapseWarningMixin, OnlineLinearClassifier):
       stops with an overflow error before it; with store = "all" even on a non-update round
       (it would have to be stored).
     - Scale: the stored problem is kept in units of a power of two fixed by the first
-      nonzero x − x₁ (the bound 1e150 above is in those units), so data scaled by any 2^k
-      (|k| ≤ 1000, subnormal data included) give the same predictions.
+      nonzero x − x₁ (the data's own units unless it is beyond 2^±450; the bound 1e150
+      above is in those units), so data scaled by any 2^k (|k| ≤ 1000) give the same
+      predictions, and subnormal data are learned.
 
     Parameters
     ----------

@@ -6,10 +6,11 @@ v₋ = SM·vecs[VNEG], with the cached products PP = ‖v₊‖², MM = ‖v₋�
 predicted margin GAMMA = ‖v₊ − v₋‖/2.
 
 Units. Those five quantities are kept in units of 2^E fixed by the first nonzero row stored
-(UNIT = 2^−E, ‖x‖∞·UNIT ∈ [1/2, 1); UNIT = 0 while every stored row was zero): vectors are
-x·UNIT, products (x·UNIT)·(x'·UNIT). Power-of-two scaling is exact, so the rule computes the
-same bits as in the data's own units, and data scaled by 2^k (|k| ≤ 1000) give the same
-predictions instead of overflowing (or underflowing) in the squares at |k| ≈ 511.
+(UNIT = 2^−E; UNIT = 0 while every stored row was zero): vectors are x·UNIT, products
+(x·UNIT)·(x'·UNIT). E = 0 — the data's own units — unless that row's magnitude is beyond
+2^±450 (``rules/omm.py``, UNIT_FREE_EXP). Power-of-two scaling is exact, so data scaled by
+2^k (|k| ≤ 1000) give the same predictions instead of overflowing (or underflowing) in the
+squares from |k| ≈ 511.
 
 PHASE (Algorithm 1, lines 2–13): PHASE_EMPTY, nothing seen, the classifier is the constant +1;
 PHASE_ONE_LABEL, one label seen (Y1), the constant y₁; PHASE_MARGIN, the max-margin classifier

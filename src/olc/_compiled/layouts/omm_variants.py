@@ -14,7 +14,8 @@ by two entries, see ``nearest_point``); their first d entries are a vector of �
 The capacity ``cap`` is the shape: scal has NOMM_HEADER + 2·cap slots; kmax = min(cap, d + 2)
 (a corral has at most d + 2 points). The buffer doubles when full (:func:`grow_nomm`).
 Centered rows, σ, SCALE, U, VPOS and VNEG are kept in units of 2^E (UNIT = 2^−E fixed by the
-first nonzero centered row, as e-OMM's unit); W, BIAS and GAMMA are in the data's units.
+first nonzero centered row, as e-OMM's unit: E = 0 for rows of magnitude within 2^±450);
+W, BIAS and GAMMA are in the data's units.
 
 ℓp e-OMM (``rules/omm_lp.py``): vecs W = ℓ(u) = ∇‖u‖_p, VPOS = v₊, VNEG = v₋ (explicit:
 the update is O(d) anyway); NORM = ‖v₊ − v₋‖_p.

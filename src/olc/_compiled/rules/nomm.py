@@ -15,8 +15,8 @@ Stored points are kept *centered* at the first stored point o = x₁ (translatio
 Remark 3.4, and no cancellation against a far-away origin), *augmented*: row
 bᵢ = (yᵢ(xᵢ − o), σ·[yᵢ = +1], σ·[yᵢ = −1]) with σ = ‖x₂ − x₁‖ fixed when the second label
 arrives (see ``nearest_point``), and in units of 2^E (UNIT = 2^−E, fixed by the first nonzero
-centered row: the solver's products stay near 1 whatever the data's scale, and power-of-two
-scaling is exact). They are dense rows of length d + 2 for dense and CSR input alike: the
+centered row as e-OMM's unit, ``rules/omm.py``: the solver's products stay inside float64
+whatever the data's scale, and power-of-two scaling is exact). They are dense rows of length d + 2 for dense and CSR input alike: the
 solver prices every stored point against u = v₊ − v₋ (a dense vector) at every major cycle,
 which costs O(#stored · d) whatever the storage, and a dense row makes dense and CSR input
 bit-identical. Memory: O(#updates · d).

@@ -19,13 +19,21 @@ import math
 from ..caching import jit
 from ..kernels import INLINE, dot, is_finite_row, sign
 from ..layouts.omm import PHASE_EMPTY, PHASE_MARGIN, PHASE_ONE_LABEL, OmmHP, OmmScal, OmmVec
-from ..scaled import sv_add, sv_dot, sv_fold, sv_in_range, sv_mul
+from ..scaled import sv_add_rescaled, sv_dot, sv_fold, sv_in_range, sv_mul
 
 SP, SM, PP, MM, PM = OmmScal.SP, OmmScal.SM, OmmScal.PP, OmmScal.MM, OmmScal.PM
 PHASE, Y1, GAMMA, UNIT = OmmScal.PHASE, OmmScal.Y1, OmmScal.GAMMA, OmmScal.UNIT
 VPOS, VNEG = OmmVec.VPOS, OmmVec.VNEG
 
-# 2^±UNIT_MAX_EXP are normal numbers, so a unit and its inverse are exact powers of two.
+# Units. A row of magnitude 2^e (e: the exponent of max |xⱼ|, max |xⱼ| ∈ [2^(e−1), 2^e)) fixes
+# the unit 2^−E with E = 0 while |e| ≤ UNIT_FREE_EXP — the data's own units, olc 0.1.0's
+# arithmetic bit for bit — and E = ±2(|e| − UNIT_FREE_EXP) beyond, clamped to ±UNIT_MAX_EXP
+# (2^±1021 are normal numbers, so the unit and its inverse are exact). In units, a row then
+# has magnitude 2^(e−E) with |e − E| ≤ 450 and a product of a stored vector with a raw row
+# 2^(2e−E) with |2e − E| ≤ 900: squares and dot products stay inside float64 for data of
+# any scale 2^e, and rows of mixed magnitudes within the normal range — 2^−498 to 2^332 (the
+# contract's 1e−150 to 1e100) — are kept as in olc 0.1.0 or close to it.
+UNIT_FREE_EXP = 450
 UNIT_MAX_EXP = 1021
 
 
@@ -34,23 +42,23 @@ UNIT_MAX_EXP = 1021
 @jit(inline=INLINE)
 def row_unit(unit, val):
     """(unit, fixed): the state's unit 2^−E when already fixed (``unit`` ≠ 0), otherwise the
-    one this row fixes: E the exponent of max |xⱼ| (max |xⱼ|·2^−E ∈ [1/2, 1)), clamped to
-    ±UNIT_MAX_EXP; ``fixed`` False when the row cannot fix it (zero, or not finite: the unit
-    stays open)."""
+    one this row fixes (see UNIT_FREE_EXP); ``fixed`` False when the row cannot fix it (zero,
+    or not finite: the unit stays open)."""
     if unit != 0.0:
         return unit, True
-    e = -UNIT_MAX_EXP
-    nonzero = False
+    e = -2 * UNIT_MAX_EXP  # below every exponent of a nonzero float64
     for k in range(val.shape[0]):
         v = val[k]
         if v != 0.0:
             if not math.isfinite(v):
                 return 1.0, False
-            nonzero = True
             e = max(e, math.frexp(v)[1])
-    if not nonzero:
+    if e == -2 * UNIT_MAX_EXP:
         return 1.0, False
-    return math.ldexp(1.0, -min(e, UNIT_MAX_EXP)), True
+    shift = 2 * (abs(e) - UNIT_FREE_EXP)
+    if shift <= 0:
+        return 1.0, True
+    return math.ldexp(1.0, -min(shift, UNIT_MAX_EXP) if e > 0 else min(shift, UNIT_MAX_EXP)), True
 
 
 @jit(inline=INLINE)
@@ -140,9 +148,9 @@ def omm_score(idx, val, vecs, ints, scal, hp, fast):
 
 @jit(inline=INLINE)
 def _reset_to(idx, val, v, scal, slot_s, unit):
-    """The certificate becomes x̃ = x·unit: v ← 0, s ← 1, then v += unit·x (O(d))."""
+    """The certificate becomes x̃ = x·unit: v ← 0, s ← 1, then v += x·unit (O(d))."""
     sv_mul(v, scal, slot_s, 0.0)
-    sv_add(v, scal, slot_s, unit, idx, val)
+    sv_add_rescaled(v, scal, slot_s, 1.0, unit, idx, val)
 
 
 @jit(inline=INLINE)
@@ -166,7 +174,7 @@ def _move_towards(idx, val, v, scal, slot_s, beta, unit):
     # (1−β)·v changes the scale only; v is folded after the add when the scale leaves its
     # range (folding after, not before, keeps the arithmetic of olc 0.1.0 bit for bit).
     scal[slot_s] *= 1.0 - beta
-    sv_add(v, scal, slot_s, beta * unit, idx, val)
+    sv_add_rescaled(v, scal, slot_s, beta, unit, idx, val)
     if not sv_in_range(scal[slot_s]):
         sv_fold(v, scal, slot_s)
 
