@@ -417,7 +417,7 @@ def test_weights_never_underflow_and_leader_can_change(name):
     X = np.column_stack([a, b, c])
     learner = olc.make(name, eta=0.5)
     record = learner.predict_then_learn(X, y)
-    assert np.isfinite(learner._vecs).all() and learner._vecs[0].sum() > 0
+    assert np.isfinite(learner._vecs).all() and learner._vecs.sum() > 0  # one row: the weights
     np.testing.assert_array_equal(learner.mistakes_, (X != y[:, None]).sum(axis=0))
     if name == WM:
         preds, w = _wm_exact(X, y)
@@ -627,3 +627,28 @@ def test_catalogue_lists_sources():
         assert "Littlestone" in entries[name].citation
         assert "kitani-notes" in entries[name].references
     assert "Kitani, Algorithm 4" in entries[WINNOW].citation
+
+
+@pytest.mark.parametrize("name", ALL)
+@pytest.mark.parametrize("cause", ["domain", "nan", "overflow"])
+def test_state_after_a_stopped_stream_is_the_state_after_its_last_learned_row(name, cause):
+    """Whatever stops the stream (a value outside the domain, NaN, Winnow's declined
+    promotion), the learner holds exactly the state of a learner given only the rows before
+    the stop: weights, exponents or counts, counters and the recorded factor."""
+    if cause == "overflow":
+        if name != WINNOW:
+            pytest.skip("only Winnow's promotion can overflow (the experts' weights shrink)")
+        X, y, params = np.array([[1.0, 0.0]] * 1100), np.ones(1100, int), {"N": 1.5e308}
+    else:
+        X, y = domain_stream(name, 6, n=40)
+        X, params = X.copy(), {}
+        X[23, 2] = 0.5 if cause == "domain" else np.nan
+    learner = olc.make(name, **params)
+    with pytest.raises(StreamStoppedError) as info:
+        learner.partial_fit(X, y, classes=[0, 1])
+    rows = info.value.rows_learned
+    assert rows > 20
+    ref = olc.make(name, **params).partial_fit(X[:rows], y[:rows], classes=[0, 1])
+    for attr in ("_vecs", "_ints", "_scal", "n_steps_", "n_updates_"):
+        got, want = np.asarray(getattr(learner, attr)), np.asarray(getattr(ref, attr))
+        assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), attr

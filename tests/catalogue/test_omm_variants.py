@@ -18,6 +18,7 @@ import pytest
 import scipy.sparse as sp
 
 import olc
+from olc._compiled.layouts.omm_variants import nomm_capacity
 from olc.learners.omm import NonSeparableWarning
 from olc.learners.omm_variants import max_margin
 
@@ -438,7 +439,7 @@ def test_nomm_growth_out_of_memory_stops_the_stream_with_a_clear_error(monkeypat
     """When the buffer cannot double (high d: dense rows of d + 2 floats), the call stops with
     a StreamStoppedError naming the row and the memory needed; the rows before it stay
     learned, exactly as in a run that had the memory."""
-    from olc._compiled.rules import omm_variants as rules
+    from olc._compiled.layouts import omm_variants as layouts
 
     X, y = separable(21, 400, 10, margin=0.01)
     whole = olc.make("n-omm")
@@ -447,7 +448,7 @@ def test_nomm_growth_out_of_memory_stops_the_stream_with_a_clear_error(monkeypat
     def no_memory(vecs, scal):
         raise MemoryError("simulated")
 
-    monkeypatch.setattr(rules, "grow_nomm", no_memory)
+    monkeypatch.setattr(layouts, "grow_nomm", no_memory)
     learner = olc.make("n-omm")
     with pytest.raises(olc.learners.base.StreamStoppedError) as info:
         learner.predict_then_learn(X, y, classes=[-1, 1])
@@ -457,6 +458,10 @@ def test_nomm_growth_out_of_memory_stops_the_stream_with_a_clear_error(monkeypat
     assert learner.n_stored_ == 16 and learner.n_steps_ == err.rows_learned
     assert np.array_equal(err.record.pred, rec.pred[:err.rows_learned])
     assert err.record.updated.sum() == 16 and rec.updated[err.rows_learned]
+    # The state is exactly that after the last learned row (no request to grow left behind).
+    ref = olc.make("n-omm")
+    ref.predict_then_learn(X[:err.rows_learned], y[:err.rows_learned], classes=[-1, 1])
+    _assert_same_state(learner, ref)
 
 
 # -- degenerate geometry ------------------------------------------------------------------
@@ -467,6 +472,13 @@ def _run_quiet(learner, X, y):
         with np.errstate(all="raise"):
             rec = learner.predict_then_learn(X, y, classes=[-1, 1])
     return rec, [w for w in caught if issubclass(w.category, NonSeparableWarning)]
+
+
+def _assert_same_state(learner, ref):
+    for attr in ("_vecs", "_ints", "_scal", "n_steps_", "n_updates_"):
+        got, want = np.asarray(getattr(learner, attr)), np.asarray(getattr(ref, attr))
+        assert got.dtype == want.dtype and got.shape == want.shape, attr
+        assert got.tobytes() == want.tobytes(), attr
 
 
 def _assert_finite(learner, rec):
@@ -539,6 +551,60 @@ def test_nomm_non_separable_cloud_collapses_without_nan():
     rec, warned = _run_quiet(learner, X, y)
     _assert_finite(learner, rec)
     assert len(warned) == 1 and learner.margin_ == 0.0
+
+
+SCALE_FREE = ALL + [("e-omm", {}), ("ce-omm", {}), ("n-omm", {"store": "all"})]
+
+
+@pytest.mark.parametrize("name,params", SCALE_FREE)
+def test_subnormal_input_is_learned_without_nan(name, params):
+    """X × 1e-320 is finite (subnormal, ~11 significant bits): olc 0.1.0's n-OMM stopped on
+    it with an overflow and left NaN in coef_. Every row is learned and the state is finite;
+    n-OMM, whose stored problem is built from differences x − x₁ (exact for subnormals) in
+    units fixed by the data, runs exactly as on the quantized data scaled up by 2^1000.
+    (The efficient rules multiply x by the state in a dot product: subnormal products
+    round, so they learn the data only to its ~11 bits.)"""
+    X, y = separable(6, 60, 3)
+    tiny = X * 1e-320
+    learner = olc.make(name, **params)
+    rec, _ = _run_quiet(learner, tiny, y)  # no StreamStoppedError
+    _assert_finite(learner, rec)
+    assert rec.updated.sum() > 2 and learner.margin_ > 0
+    assert np.isfinite(learner.decision_function(tiny)).all()
+    if name == "n-omm":
+        up = olc.make(name, **params)
+        rec_up, _ = _run_quiet(up, tiny * 2.0 ** 1000, y)
+        assert np.array_equal(rec.pred, rec_up.pred)
+        assert np.array_equal(rec.updated, rec_up.updated)
+        assert np.array_equal(learner.coef_, up.coef_)
+
+
+@pytest.mark.parametrize("name,params", SCALE_FREE)
+def test_state_after_a_stopped_stream_is_the_state_after_its_last_learned_row(name, params):
+    """Rows whose magnitudes differ by up to 2^2000 (and inf/NaN rows): a row the rule
+    cannot take stops the stream; the learner's state is then exactly the state of a learner
+    given only the rows before it, never NaN."""
+    stopped = 0
+    for seed in range(12):
+        rng = np.random.default_rng([seed, 77])
+        X, y = separable([seed, 77], 40, 3)
+        X = X * 2.0 ** rng.integers(-1000, 1000, size=(40, 1))
+        if seed % 3 == 0:
+            X[rng.integers(5, 40), rng.integers(3)] = [np.nan, np.inf][seed % 2]
+        learner = olc.make(name, **params)
+        try:
+            _run_quiet(learner, X, y)
+        except olc.learners.base.StreamStoppedError as err:
+            stopped += 1
+            if err.rows_learned == 0:
+                assert not learner._is_initialised()
+                continue
+            ref = olc.make(name, **params)
+            _run_quiet(ref, X[:err.rows_learned], y[:err.rows_learned])
+            _assert_same_state(learner, ref)
+        for arr in (learner._vecs, learner._scal, learner.coef_, learner.intercept_):
+            assert np.isfinite(arr).all()
+    assert stopped >= 4
 
 
 @pytest.mark.parametrize("name,params", ALL)
@@ -664,7 +730,7 @@ def test_lp_beta_full_precision():
     """β* from the compiled search equals the extended-precision root to within what double
     precision can resolve: a few ulps, plus the rounding noise of the derivative divided by
     its slope (the root's condition; near-flat derivatives for large p)."""
-    from olc._compiled.rules.omm_variants import lp_beta
+    from olc._compiled.rules.omm_lp import lp_beta
 
     rng = np.random.default_rng(17)
     kinds = set()
@@ -697,7 +763,7 @@ def test_lp_beta_full_precision():
 def test_hyperparameters_are_validated_and_read_each_call():
     X, y = separable(1, 30, 3)
     for bad in (1.0, 0.5, np.inf, np.nan, "x", None):
-        with pytest.raises(ValueError, match="p must"):
+        with pytest.raises(ValueError, match="'p' parameter of EfficientOMMLp must"):
             olc.make("e-omm-lp", p=bad).fit(X, y)
     for name in ("n-omm", "e-omm-lp"):
         for bad in (-0.1, 1.5, "x"):
@@ -846,7 +912,7 @@ def test_nomm_store_all_buffer_grows_on_non_update_rows(tmp_path):
     with olc.strict_mode():  # CSR and dense scores bit-identical (state is in any mode)
         rec = whole.predict_then_learn(X, y, classes=[-1, 1])
     assert rec.pred[0] == 1 and np.all(rec.pred[1:40] == y[0])  # lines 2 and 6
-    assert whole.n_stored_ == 300 and int(whole._scal[5]) == 512  # CAP: 16 → 512
+    assert whole.n_stored_ == 300 and nomm_capacity(whole._scal) == 512  # 16 → 512
     assert rec.updated[40:].sum() < 300 - 40 - 16  # most stored rows were not updates
     _check_is_max_margin(whole, X, y)
     csr = olc.make("n-omm", store="all")
@@ -889,6 +955,6 @@ def test_nomm_store_all_non_finite_row_leaves_the_state_untouched():
 @pytest.mark.parametrize("bad", ["All", "every", None, 1, ""])
 def test_nomm_store_is_validated(bad):
     X, y = separable(1, 30, 3)
-    with pytest.raises(ValueError, match="store must be one of"):
+    with pytest.raises(ValueError, match="'store' parameter of NaiveOMM must be a str among"):
         olc.make("n-omm", store=bad).fit(X, y)
     assert olc.make("n-omm").store == "updates"

@@ -1,4 +1,6 @@
-"""Translation invariance (Ho-Nguyen et al. 2025, Remarks 2.1, 3.1, 3.4).
+"""Translation invariance (Ho-Nguyen et al. 2025, Remarks 2.1, 3.1, 3.4), and invariance
+under scaling by powers of two (issue 12: no overflow or underflow of the state from 2^-1000
+to 2^1000).
 
 Shifting every x_t by the same u leaves e-OMM's run unchanged: the same predictions, updates
 and predicted margins γ_t, the same w, and the intercept becomes b − w·u. The perceptron and
@@ -13,6 +15,7 @@ predictions may flip; "realistic" shifts here stop at 10³·R.)
 """
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 import olc
 from _exactness_helpers import separable_stream
@@ -102,3 +105,43 @@ def test_perceptron_shift_hand_example():
     assert list(ra.score[:3]) == [0.0, 0.0, 2.0]
     assert list(rb.score[:5]) == [0.0, 100.0, 22.0, 18.0, -78.0]
     assert np.count_nonzero(rb.pred != y) >= 4
+
+
+# -- scaling by powers of two ----------------------------------------------------------------
+# Multiplying the data by 2^k is exact in floating point, and the OMM rules are homogeneous
+# (w is scale-free; scores, margins and b scale with the data), so a run on 2^k·X must be the
+# run on X with every length multiplied by 2^k, bit for bit — unless the state overflows or
+# underflows. olc 0.1.0's e-OMM and n-OMM kept squared lengths (‖v‖², v·x) in the data's
+# units: they stopped with an overflow from k ≈ 500 and lost their predictions from
+# k ≈ −515 (subnormal squares). The state is now kept in units fixed by the data.
+SCALED = [("e-omm", {}), ("ce-omm", {}), ("n-omm", {}), ("n-omm", {"store": "all"}),
+          ("e-omm-lp", {"p": 3.0}), ("ce-omm-lp", {"p": 1.5})]
+EXPONENTS = [-1000, -999, -760, -540, -520, -500, -1, 1, 500, 520, 540, 760, 999, 1000]
+
+
+@pytest.mark.parametrize("layout", ["dense", "csr"])
+@pytest.mark.parametrize("name,params", SCALED, ids=[f"{n}{p}" for n, p in SCALED])
+def test_omm_scale_invariant_under_powers_of_two(name, params, layout):
+    X, y, direction = _data(5, n=150, d=4)
+    X = X + 3.0 * direction  # a bias to learn: the intercept scales too
+    conv = (lambda A: sp.csr_matrix(A)) if layout == "csr" else np.asarray
+    a = olc.make(name, **params)
+    ra = a.predict_then_learn(conv(X), y, classes=[-1, 1])
+    assert ra.updated.sum() > 5 and a.margin_ > 0
+    # Until the second label arrives the classifier is the constant +1, then y₁ (Algorithm 1,
+    # lines 2–13): those scores do not scale.
+    t = int(np.flatnonzero(y != y[0])[0]) + 1
+    for k in EXPONENTS:
+        f = 2.0 ** k
+        b = olc.make(name, **params)
+        rb = b.predict_then_learn(conv(X * f), y, classes=[-1, 1])  # no StreamStoppedError
+        assert np.array_equal(rb.pred, ra.pred) and np.array_equal(rb.updated, ra.updated), k
+        assert np.array_equal(rb.score[:t], ra.score[:t]), k
+        assert np.array_equal(rb.score[t:], ra.score[t:] * f), k
+        assert np.array_equal(rb.aux, ra.aux * f), k
+        assert np.array_equal(b.coef_, a.coef_), k
+        assert np.array_equal(b.intercept_, a.intercept_ * f), k
+        assert b.margin_ == a.margin_ * f, k
+        for vb, va in zip(b.certificates_, a.certificates_):
+            assert np.array_equal(vb, va * f), k
+        assert np.array_equal(b.decision_function(conv(X * f)), a.decision_function(conv(X)) * f)

@@ -1,5 +1,5 @@
-"""Exact nearest points of two convex hulls (seed 002, Eq. 3) — the dual of the hard-margin
-SVM with bias (proof of Lemma 3.1) — by an active-set method: Wolfe's minimum-norm-point
+"""Exact nearest points of two convex hulls (Ho-Nguyen et al. 2025, Eq. 3) — the dual of the
+hard-margin SVM with bias (proof of Lemma 3.1) — by an active-set method: Wolfe's minimum-norm-point
 algorithm (Wolfe 1976) adapted to the difference of two simplices, with exact termination.
 
 Problem. Points zᵢ with labels yᵢ ∈ {±1}; write pᵢ = yᵢ·zᵢ. Find convex weights λ on each
@@ -45,13 +45,13 @@ state stays valid whatever the status.
 
 Warm start: (corral, λ, Q, R) from a previous solve remain valid when points are appended
 (n-OMM adds one stored point per update, the working-set method a batch of violators).
+The corral is an int64 array of row indices (n-OMM keeps it in its integer state).
 """
 import math
 
-import numba as nb
+import numpy as np
 
 from .caching import jit
-import numpy as np
 
 from .kernels import INLINE
 
@@ -189,7 +189,7 @@ def affine_weights(Q, R, k, corral, B, d, alpha, F):
     a10 = 0.0
     a11 = 0.0
     for t in range(k):
-        if B[int(corral[t]), d] > 0.0:
+        if B[corral[t], d] > 0.0:
             a00 += F[t, 0]
             a01 += F[t, 1]
         else:
@@ -205,7 +205,7 @@ def affine_weights(Q, R, k, corral, B, d, alpha, F):
     for t in range(k):
         a = F[t, 0] * c0 + F[t, 1] * c1
         alpha[t] = a
-        if B[int(corral[t]), d] > 0.0:
+        if B[corral[t], d] > 0.0:
             sp += a
         else:
             sm += a
@@ -213,7 +213,7 @@ def affine_weights(Q, R, k, corral, B, d, alpha, F):
         return False
     # the class sums are 1 up to rounding: make them 1 (convex weights)
     for t in range(k):
-        if B[int(corral[t]), d] > 0.0:
+        if B[corral[t], d] > 0.0:
             alpha[t] /= sp
         else:
             alpha[t] /= sm
@@ -226,7 +226,7 @@ def combine(B, d, lam, corral, k, u):
     for j in range(d):
         u[j] = 0.0
     for t in range(k):
-        i = int(corral[t])
+        i = corral[t]
         li = lam[i]
         bi = B[i]
         for j in range(d):
@@ -239,7 +239,7 @@ def levels(B, d, lam, corral, k, u):
     mp = 0.0
     mm = 0.0
     for t in range(k):
-        i = int(corral[t])
+        i = corral[t]
         c = lam[i] * dotn(u, B[i], d)
         if B[i, d] > 0.0:
             mp += c
@@ -260,7 +260,7 @@ def wolfe(B, n, d, lam, corral, k, Q, R, u, scale, max_major):
     m = d + 2
     in_c = np.zeros(n, np.bool_)
     for t in range(k):
-        in_c[int(corral[t])] = True
+        in_c[corral[t]] = True
     alpha = np.empty(m)
     F = np.empty((m, 2))
     combine(B, d, lam, corral, k, u)
@@ -301,7 +301,7 @@ def wolfe(B, n, d, lam, corral, k, Q, R, u, scale, max_major):
             for t in range(k):
                 a = alpha[t]
                 if a <= 0.0:
-                    li = lam[int(corral[t])]
+                    li = lam[corral[t]]
                     den = li - a
                     ratio = li / den if den > 0.0 else 0.0
                     if ratio < theta or argmin < 0:
@@ -309,21 +309,21 @@ def wolfe(B, n, d, lam, corral, k, Q, R, u, scale, max_major):
                         argmin = t
             if argmin < 0:
                 for t in range(k):
-                    lam[int(corral[t])] = alpha[t]
+                    lam[corral[t]] = alpha[t]
                 break
             for t in range(k):
-                i = int(corral[t])
+                i = corral[t]
                 lam[i] = (1.0 - theta) * lam[i] + theta * alpha[t]
-            lam[int(corral[argmin])] = 0.0
+            lam[corral[argmin]] = 0.0
             for t in range(k - 1, -1, -1):
-                i = int(corral[t])
+                i = corral[t]
                 if lam[i] <= 0.0:
                     lam[i] = 0.0
                     in_c[i] = False
                     qr_delete(Q, R, k, t, m)
                     for s in range(t, k - 1):
                         corral[s] = corral[s + 1]
-                    corral[k - 1] = 0.0
+                    corral[k - 1] = 0
                     k -= 1
         combine(B, d, lam, corral, k, u)
         if failed:
@@ -359,7 +359,7 @@ def max_margin_core(X, y, o, sigma, scale, i_pos, i_neg, batch, max_outer, max_m
     orig = np.zeros(cap, np.int64)
     in_w = np.zeros(n, np.bool_)
     lam = np.zeros(cap)
-    corral = np.zeros(m)
+    corral = np.zeros(m, np.int64)
     Q = np.zeros((m, m))
     R = np.zeros((m, m))
     u = np.zeros(d)
@@ -372,8 +372,8 @@ def max_margin_core(X, y, o, sigma, scale, i_pos, i_neg, batch, max_outer, max_m
     nw = 2
     qr_add(Q, R, 0, B[0], m)
     qr_add(Q, R, 1, B[1], m)
-    corral[0] = 0.0
-    corral[1] = 1.0
+    corral[0] = 0
+    corral[1] = 1
     lam[0] = 1.0
     lam[1] = 1.0
     k = 2
@@ -420,6 +420,6 @@ def max_margin_core(X, y, o, sigma, scale, i_pos, i_neg, batch, max_outer, max_m
             nw += 1
     lam_full = np.zeros(n)
     for t in range(k):
-        i = int(corral[t])
+        i = corral[t]
         lam_full[orig[i]] = lam[i]
     return lam_full, u, status, rounds, majors, nw

@@ -46,6 +46,14 @@ def sv_fold(v, scal, slot_s):
 @jit(inline=INLINE)
 def sv_add(v, scal, slot_s, a, idx, val):
     """w ← w + a·x in O(nnz(x)) (v += (a/s)·x; folds first if a/s is not finite)."""
+    sv_add_rescaled(v, scal, slot_s, a, 1.0, idx, val)
+
+
+@jit(inline=INLINE)
+def sv_add_rescaled(v, scal, slot_s, a, c, idx, val):
+    """w ← w + a·(c·x) in O(nnz(x)) for a row x given in other units (c converts them, e.g.
+    a power of two): v += (a/s)·(c·xⱼ), so a·c/s need not be representable by itself
+    (c = 1 is ``sv_add``, bit for bit). Folds first if a/s is not finite."""
     if a == 0.0:
         return
     coef = a / scal[slot_s]
@@ -54,10 +62,10 @@ def sv_add(v, scal, slot_s, a, idx, val):
         coef = a
     if idx is None:
         for j in range(val.shape[0]):
-            v[j] += coef * val[j]
+            v[j] += coef * (c * val[j])
     else:
         for k in range(idx.shape[0]):
-            v[idx[k]] += coef * val[k]
+            v[idx[k]] += coef * (c * val[k])
 
 
 @jit(inline=INLINE)

@@ -1,4 +1,4 @@
-"""Winnow, Weighted Majority and Randomized Weighted Majority (seed 001, lecture notes on
+"""Winnow, Weighted Majority and Randomized Weighted Majority (Kitani's lecture notes on
 online linear classification: Algorithms 4, 1 and 2).
 
 These learners are defined on a restricted input domain — Winnow on x ∈ {0,1}^d, WM and RWM
@@ -10,24 +10,34 @@ stops before it; the rows before it are learned (streaming semantics, as for NaN
 ``decision_function``/``predict`` and τ check sets, one vectorized NumPy check runs first.
 """
 import math
+from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.utils._param_validation import Interval
 
-from .._compiled.random import uniform_array
-from .._compiled.rules.experts import (
-    ETA,
-    RANDOMIZED_WEIGHTED_MAJORITY,
-    STEP,
-    WEIGHTED_MAJORITY,
-    WINNOW,
+from .._compiled.layouts.experts import (
+    RANDOMIZED_WEIGHTED_MAJORITY_LAYOUT,
+    WEIGHTED_MAJORITY_LAYOUT,
+    WINNOW_LAYOUT,
+    ExpertsInt,
+    ExpertsIntBlock,
+    ExpertsVec,
+    WinnowIntBlock,
+    WinnowVec,
 )
-from .base import OnlineLinearClassifier, positive_float
+from .._compiled.random import uniform_array
+from ._legacy import legacy_scalars
+from .base import OnlineLinearClassifier
 from .validation import InputError, StreamStoppedError
 
 BINARY, SIGN = "binary", "sign"
 _DOMAIN_TEXT = {BINARY: "{0, 1}", SIGN: "{-1, +1}"}
 _SEED_LIMIT = 2 ** 53
+_POSITIVE = Interval(Real, 0, np.inf, closed="neither")
+_ETA = [Interval(Real, 0, 0.5, closed="right")]  # the lecture requires η ≤ 1/2
+# olc 0.1.0: vecs = (weights, exponents or counts); WM/RWM's scalar slots 0–2, in order.
+_LEGACY_EXPERT_SLOTS = ("ref", "step", "eta")
 
 
 def check_seed(value, name="seed"):
@@ -78,18 +88,40 @@ class _DomainLearner(OnlineLinearClassifier):
 
     #: "binary" ({0,1}) or "sign" ({-1,+1}): the values every feature must take.
     input_domain = None
-    #: (hyper-parameter, its index in hp, the scal slot that records it at the first row):
-    #: the update factor, fixed once learning starts (the exact weights are kept as exponents
-    #: or counts of that one factor).
+    #: The update factor's parameter ("beta" or "eta"), fixed once learning starts (the exact
+    #: weights are kept as exponents or counts of that one factor): the layout has a
+    #: hyper-parameter field and a scalar slot (the value learning started with) of its name.
     _factor = None
 
-    def _record_factor(self, scal):
-        name, index, slot = self._factor
-        scal[slot] = self._hyperparameters()[index]
-        return scal
+    def _factor_fields(self):
+        key = self._factor.upper()
+        return self._layout.hp[key], self._layout.scalars[key]
+
+    def _initial_state(self, n_features):
+        """Weights of 1 (line 2 of each algorithm) and the factor learning starts with."""
+        vecs, _, scal = self._layout.initial_state(n_features)
+        vecs[:] = 1.0
+        field, slot = self._factor_fields()
+        scal[slot] = self._hyperparameters()[field]
+        return vecs, scal
 
     def _learned_factor(self):
-        return float(self._scal[self._factor[2]])
+        return float(self._scal[self._factor_fields()[1]])
+
+    def _int_block(self, block):
+        """The integer block ``block`` (exponents or mistake counts) of the state."""
+        start = self._layout.int_block(block, self.n_features_in_)
+        return self._ints[start:start + self.n_features_in_]
+
+    def _legacy_ints(self, counts, **slots):
+        """The integer state from olc 0.1.0's float row of exponents or counts."""
+        block = self._layout.int_blocks(0)
+        ints = self._initial_ints(counts.shape[0])
+        start = self._layout.int_block(block, counts.shape[0])
+        ints[start:start + counts.shape[0]] = counts
+        for name, value in slots.items():
+            ints[self._layout.int_slots[name.upper()]] = value
+        return ints
 
     def _domain_message(self, row, col, value):
         return (f"X[{row}, {col}] = {value!r} at row {row}, column {col} is outside "
@@ -105,12 +137,13 @@ class _DomainLearner(OnlineLinearClassifier):
 
     def learn_prepared(self, stream, start=0, stop=None, order=None, out=None, check=None):
         if self._is_initialised():
-            name, index, slot = self._factor
-            if self._hyperparameters()[index] != self._scal[slot]:
+            field, slot = self._factor_fields()
+            if self._hyperparameters()[field] != self._scal[slot]:
                 raise InputError(
-                    f"{name}={getattr(self, name)!r} differs from the value the learner started "
-                    f"with, {self._scal[slot]!r}: the weights are stored as powers of that "
-                    "factor, so it is fixed once learning starts; call fit to start over")
+                    f"{self._factor}={getattr(self, self._factor)!r} differs from the value the "
+                    f"learner started with, {self._scal[slot]!r}: the weights are stored as "
+                    "powers of that factor, so it is fixed once learning starts; call fit to "
+                    "start over")
         try:
             return super().learn_prepared(stream, start, stop, order, out, check)
         except StreamStoppedError as exc:
@@ -143,7 +176,7 @@ class _DomainLearner(OnlineLinearClassifier):
 
 
 class Winnow(_DomainLearner):
-    """Winnow (seed 001, Algorithm 4; Littlestone 1988).
+    """Winnow (Kitani's lecture notes, Algorithm 4; Littlestone 1988).
 
     Inputs x ∈ {0,1}^d (anything else is rejected with its row and column), weights start
     at 1 (line 2), prediction ŷ = 1[w·x > N] (line 5), and after each round
@@ -176,83 +209,75 @@ class Winnow(_DomainLearner):
     N : float > 0 or None, the threshold (default None: the number of features d).
     """
 
-    _rule = WINNOW
-    _n_vectors = 2
+    _layout = WINNOW_LAYOUT
+    _parameter_constraints = {"beta": [_POSITIVE], "N": [_POSITIVE, None]}
+    _factor = "beta"
     input_domain = BINARY
 
     def __init__(self, beta=1.0, N=None):
         self.beta = beta
         self.N = N
 
-    def _hyperparameters(self):
-        beta = positive_float(self.beta, "beta")
-        n = 0.0 if self.N is None else positive_float(self.N, "N")
-        return np.array([beta, n])
-
-    _factor = ("beta", 0, 0)  # scal[0]: β (the rule keeps no scalars)
-
-    def _initial_state(self, n_features):
-        vecs = np.zeros((2, n_features))
-        vecs[0] = 1.0
-        return vecs, self._record_factor(np.zeros(self._n_scalars))
+    def _hp_values(self):
+        return {"beta": self.beta, "threshold": 0.0 if self.N is None else self.N}
 
     def _threshold(self):
         return float(self.n_features_in_) if self.N is None else float(self.N)
 
     def _linear_model(self):
-        return self._vecs[0].copy(), -float(np.nextafter(self._threshold(), np.inf))
+        return (self._vecs[WinnowVec.W].copy(),
+                -float(np.nextafter(self._threshold(), np.inf)))
+
+    def _upgrade_legacy_state(self, vecs, scal):
+        """An olc 0.1.0 state as (vecs, ints, scal): the exponents (a float row then) move to
+        the integer state; β stays in the first scalar slot."""
+        weights, exponents = vecs
+        return (weights[np.newaxis].copy(), self._legacy_ints(exponents),
+                legacy_scalars(self._layout, scal, ("beta",)))
 
     @property
     def log_weights_(self):
         """ln w_i = k_i·ln(1+β), exact (no underflow)."""
         self._check_fitted()
-        return self._vecs[1] * math.log1p(self._learned_factor())
+        return self._int_block(WinnowIntBlock.EXPONENTS) * math.log1p(self._learned_factor())
 
 
 class _WeightedMajorityBase(_DomainLearner):
-    _n_vectors = 2
     input_domain = SIGN
+    _factor = "eta"
 
-    def _eta(self):
-        try:
-            eta = float(self.eta)
-        except (TypeError, ValueError):
-            raise InputError(f"eta must be a number in (0, 1/2], got {self.eta!r}") from None
-        if not 0.0 < eta <= 0.5:
-            raise InputError(f"eta must be in (0, 1/2] (the penalty rate of the lecture's "
-                             f"Algorithms 1 and 2), got {self.eta!r}")
-        return eta
-
-    _factor = ("eta", 0, ETA)
-
-    def _initial_state(self, n_features):
-        vecs = np.zeros((2, n_features))
-        vecs[0] = 1.0
-        return vecs, self._record_factor(np.zeros(self._n_scalars))
+    def _upgrade_legacy_state(self, vecs, scal):
+        """An olc 0.1.0 state as (vecs, ints, scal): the mistake counts (a float row then),
+        the reference count and the round counter move to the integer state; η stays."""
+        weights, counts = vecs
+        old = dict(zip(_LEGACY_EXPERT_SLOTS, scal))
+        ints = self._legacy_ints(counts, ref=old["ref"], step=old["step"])
+        return weights[np.newaxis].copy(), ints, legacy_scalars(self._layout, [old["eta"]],
+                                                                ("eta",))
 
     @property
     def mistakes_(self):
         """m_n: the number of rounds each expert was wrong (the paper's w_n = (1−η)^{m_n})."""
         self._check_fitted()
-        return self._vecs[1].astype(np.int64)
+        return self._int_block(ExpertsIntBlock.MISTAKES).copy()
 
     @property
     def log_weights_(self):
         """ln w_n = m_n·ln(1−η), exact."""
         self._check_fitted()
-        return self._vecs[1] * math.log1p(-self._learned_factor())
+        return self._int_block(ExpertsIntBlock.MISTAKES) * math.log1p(-self._learned_factor())
 
     @property
     def expert_weights_(self):
         """The normalized weights w/Φ, computed from the exact counts."""
         self._check_fitted()
-        m = self._vecs[1]
+        m = self._int_block(ExpertsIntBlock.MISTAKES)
         w = np.exp((m - m.min()) * math.log1p(-self._learned_factor()))
         return w / w.sum()
 
 
 class WeightedMajority(_WeightedMajorityBase):
-    """Weighted Majority (seed 001, Algorithm 1; Littlestone & Warmuth 1994).
+    """Weighted Majority (Kitani's lecture notes, Algorithm 1; Littlestone & Warmuth 1994).
 
     Each feature is an expert's prediction x_n ∈ {−1,+1} (anything else is rejected with its
     row and column; a CSR row must store all d entries). Weights start at 1 (line 2); the
@@ -274,21 +299,23 @@ class WeightedMajority(_WeightedMajorityBase):
     eta : float in (0, 1/2], the penalty rate η (default 1/2; the notes require η ≤ 1/2).
     """
 
-    _rule = WEIGHTED_MAJORITY
+    _layout = WEIGHTED_MAJORITY_LAYOUT
+    _parameter_constraints = {"eta": _ETA}
 
     def __init__(self, eta=0.5):
         self.eta = eta
 
-    def _hyperparameters(self):
-        return np.array([self._eta()])
+    def _hp_values(self):
+        return {"eta": self.eta}
 
     def _linear_model(self):
-        v = self._vecs[0]
+        v = self._vecs[ExpertsVec.V]
         return v / v.sum(), 0.0
 
 
 class RandomizedWeightedMajority(_WeightedMajorityBase):
-    """Randomized Weighted Majority (seed 001, Algorithm 2; Littlestone & Warmuth 1994).
+    """Randomized Weighted Majority (Kitani's lecture notes, Algorithm 2; Littlestone &
+    Warmuth 1994).
 
     Inputs as for Weighted Majority (x ∈ {−1,+1}^d, expert predictions). Each round an
     expert I is drawn with probability w_I/Φ (line 6) and its prediction x_I is the
@@ -313,29 +340,34 @@ class RandomizedWeightedMajority(_WeightedMajorityBase):
     seed : int in [0, 2**53), the seed of the draws (default 0).
     """
 
-    _rule = RANDOMIZED_WEIGHTED_MAJORITY
+    _layout = RANDOMIZED_WEIGHTED_MAJORITY_LAYOUT
+    _parameter_constraints = {"eta": _ETA,
+                              "seed": [Interval(Integral, 0, _SEED_LIMIT, closed="left")]}
 
     def __init__(self, eta=0.5, seed=0):
         self.eta = eta
         self.seed = seed
 
-    def _hyperparameters(self):
-        return np.array([self._eta(), check_seed(self.seed)])
+    def _check_params(self):
+        check_seed(self.seed)  # an integer, and not a bool (the constraint admits both)
+
+    def _hp_values(self):
+        return {"eta": self.eta, "seed": self.seed}
 
     @property
     def next_expert_(self):
         """The expert I the next round will follow (0-based column)."""
         self._check_fitted()
-        v = self._vecs[0]
+        v = self._vecs[ExpertsVec.V]
         cum = np.cumsum(v)  # sequential, as in the compiled rule
-        u = uniform_array(int(self.seed), 0, [int(self._scal[STEP])])[0]
+        u = uniform_array(int(self.seed), 0, [int(self._ints[ExpertsInt.STEP])])[0]
         hit = np.flatnonzero(cum > u * cum[-1])
         if hit.size:
             return int(hit[0])
         return int(np.flatnonzero(v > 0.0)[-1])
 
     def _linear_model(self):
-        coef = np.zeros(self._vecs.shape[1])
+        coef = np.zeros(self.n_features_in_)
         coef[self.next_expert_] = 1.0
         return coef, 0.0
 

@@ -1,20 +1,66 @@
-"""Online Maximum Margin (seed 002: Algorithm 1, §5.1), efficient implementation, ℓ2 norm."""
+"""Online Maximum Margin (Ho-Nguyen et al. 2025, Algorithm 1 and §5.1), efficient
+implementation, ℓ2 norm."""
 import warnings
+from numbers import Real
 
 import numpy as np
+from sklearn.utils._param_validation import Interval
 
-from .._compiled.rule_ids import EFFICIENT_OMM_L2
-from .._compiled.rules.omm import GAMMA, MM, PHASE, PM, PP, SM, SP, Y1
+from .._compiled.layouts.omm import (
+    EFFICIENT_OMM_LAYOUT,
+    PHASE_EMPTY,
+    PHASE_MARGIN,
+    OmmScal,
+    OmmVec,
+)
+from ._legacy import legacy_scalars
 from .base import OnlineLinearClassifier
-from .validation import InputError
+
+#: ρ ∈ [0, 1] (Algorithm 1's input), shared by every OMM learner.
+RHO_CONSTRAINT = [Interval(Real, 0, 1, closed="both")]
+
+
+# olc 0.1.0's scalar slots 0–7 (of 16), in order.
+_LEGACY_SCALARS = ("sp", "sm", "pp", "mm", "pm", "phase", "y1", "gamma")
 
 
 class NonSeparableWarning(RuntimeWarning):
     """The data seen so far are provably not linearly separable."""
 
 
-class EfficientOMM(OnlineLinearClassifier):
-    """e-OMM: Online Maximum Margin, efficient implementation, ℓ2 norm (seed 002, Alg. 1).
+class CollapseWarningMixin:
+    """Warn once when the stream proves non-separable (γ drops to 0 during a call). The
+    learner says where its phase and margin are (``_phase_slot``, ``_gamma_slot``)."""
+
+    _algorithm_label = "OMM"
+    _phase_slot = _gamma_slot = None
+
+    def learn_prepared(self, stream, start=0, stop=None, order=None, out=None, check=None):
+        collapsed_before = self._collapsed()
+        try:
+            return super().learn_prepared(stream, start, stop, order, out, check)
+        finally:
+            if not collapsed_before and self._collapsed():
+                warnings.warn(
+                    f"{self._algorithm_label}: the stream is not linearly separable (the "
+                    f"certificates v₊ and v₋ coincide after step {self.n_steps_} at the latest, "
+                    "e.g. a point seen with both labels); the max-margin classifier is "
+                    "undefined from here on and the learner predicts +1 (w = 0, b = 0). OMM "
+                    "assumes separable data.", NonSeparableWarning, stacklevel=2)
+
+    def _collapsed(self):
+        return (self._is_initialised() and self._scal[self._phase_slot] == PHASE_MARGIN
+                and self._scal[self._gamma_slot] == 0.0)
+
+    def _constant_classifier(self, d, y1_slot):
+        """(w, b) of the first rounds (Algorithm 1, lines 2–13): +1, then y₁."""
+        phase = self._scal[self._phase_slot]
+        return np.zeros(d), (1.0 if phase == PHASE_EMPTY else float(self._scal[y1_slot]))
+
+
+class EfficientOMM(CollapseWarningMixin, OnlineLinearClassifier):
+    """e-OMM: Online Maximum Margin, efficient implementation, ℓ2 norm (Ho-Nguyen et al.
+    2020, Algorithm 1).
 
     Keeps two dual certificates v₊ ∈ conv(V₊), v₋ ∈ conv(V₋) (Lemma 3.1). The classifier is
     w = (v₊ − v₋)/‖v₊ − v₋‖, b = −½ w·(v₊ + v₋), with predicted margin γ = ‖v₊ − v₋‖/2.
@@ -33,6 +79,10 @@ class EfficientOMM(OnlineLinearClassifier):
       invariant, so the origin has no special role.
     - If the certificates coincide (a point seen with both labels: not separable), w is
       undefined; the classifier becomes w = 0, b = 0 (predicts +1) and stays so.
+    - Scale: the state is kept in units of a power of two fixed by the first nonzero row
+      (the data's own units unless that row is beyond 2^±450), so data scaled by any 2^k
+      (|k| ≤ 1000) give the same predictions (the products ‖v‖², v·x would otherwise
+      overflow or underflow from |k| ≈ 511).
 
     Parameters
     ----------
@@ -40,58 +90,55 @@ class EfficientOMM(OnlineLinearClassifier):
         the predicted margin γ_t; ρ = 0 is ce-OMM).
     """
 
-    _rule = EFFICIENT_OMM_L2
-    _n_vectors = 2
+    _layout = EFFICIENT_OMM_LAYOUT
+    _parameter_constraints = {"rho": RHO_CONSTRAINT}
+    _phase_slot, _gamma_slot = OmmScal.PHASE, OmmScal.GAMMA
 
     def __init__(self, rho=1.0):
         self.rho = rho
 
-    def _hyperparameters(self):
-        try:
-            rho = float(self.rho)
-        except (TypeError, ValueError):
-            raise InputError(f"rho must be a number in [0, 1], got {self.rho!r}") from None
-        if not 0.0 <= rho <= 1.0:
-            raise InputError(f"rho must be in [0, 1], got {self.rho!r}")
-        return np.array([rho])
+    def _hp_values(self):
+        return {"rho": self.rho}
 
-    def learn_prepared(self, stream, start=0, stop=None, order=None, out=None, check=None):
-        collapsed_before = self._collapsed()
-        try:
-            return super().learn_prepared(stream, start, stop, order, out, check)
-        finally:
-            if not collapsed_before and self._collapsed():
-                warnings.warn(
-                    "e-OMM: the stream is not linearly separable (the certificates v₊ and v₋ "
-                    f"coincide after step {self.n_steps_} at the latest, e.g. a point seen "
-                    "with both labels); the max-margin classifier is undefined from here on "
-                    "and the learner predicts +1 (w = 0, b = 0). OMM assumes separable data.",
-                    NonSeparableWarning, stacklevel=2)
-
-    def _collapsed(self):
-        return (self._is_initialised() and self._scal[PHASE] == 2.0
-                and self._scal[GAMMA] == 0.0)
+    def _unit(self):
+        """The state's unit 2^−E (1 while no nonzero row fixed it: the state is then zero)."""
+        return float(self._scal[OmmScal.UNIT]) or 1.0
 
     @property
     def certificates_(self):
         """(v₊, v₋) — the current dual certificates (zeros for a side not yet seen)."""
         self._check_fitted()
-        return self._scal[SP] * self._vecs[0], self._scal[SM] * self._vecs[1]
+        unit = self._unit()
+        return (self._scal[OmmScal.SP] * self._vecs[OmmVec.VPOS] / unit,
+                self._scal[OmmScal.SM] * self._vecs[OmmVec.VNEG] / unit)
 
     @property
     def margin_(self):
         """γ_t = ‖v₊ − v₋‖/2, the predicted margin (0 before both labels were seen)."""
         self._check_fitted()
-        return float(self._scal[GAMMA]) if self._scal[PHASE] == 2.0 else 0.0
+        if self._scal[OmmScal.PHASE] != PHASE_MARGIN:
+            return 0.0
+        return float(self._scal[OmmScal.GAMMA]) / self._unit()
 
     def _linear_model(self):
         d = self._vecs.shape[1]
-        phase = self._scal[PHASE]
-        if phase < 2.0:
-            return np.zeros(d), (1.0 if phase == 0.0 else float(self._scal[Y1]))
-        v_pos, v_neg = self._scal[SP] * self._vecs[0], self._scal[SM] * self._vecs[1]
-        u = v_pos - v_neg
-        nu = np.sqrt(max(self._scal[PP] + self._scal[MM] - 2.0 * self._scal[PM], 0.0))
+        if self._scal[OmmScal.PHASE] != PHASE_MARGIN:
+            return self._constant_classifier(d, OmmScal.Y1)
+        scal, vecs = self._scal, self._vecs
+        # In units: u and ‖u‖ carry the same power of two (w is unit-free), b carries one.
+        u = scal[OmmScal.SP] * vecs[OmmVec.VPOS] - scal[OmmScal.SM] * vecs[OmmVec.VNEG]
+        nu = np.sqrt(max(scal[OmmScal.PP] + scal[OmmScal.MM] - 2.0 * scal[OmmScal.PM], 0.0))
         if nu == 0.0:
             return np.zeros(d), 0.0
-        return u / nu, float(-(self._scal[PP] - self._scal[MM]) / (2.0 * nu))
+        b = -(scal[OmmScal.PP] - scal[OmmScal.MM]) / (2.0 * nu) / self._unit()
+        return u / nu, float(b)
+
+    def _upgrade_legacy_state(self, vecs, scal):
+        """The state of an olc 0.1.0 file as (vecs, ints, scal): the same rows and slots in
+        the same order, 16 scalar slots cut to the named ones, in the data's own units
+        (UNIT = 1 once a nonzero row was stored)."""
+        new = legacy_scalars(self._layout, scal, _LEGACY_SCALARS,
+                             unit=1.0 if np.any(vecs) else 0.0)
+        return vecs, self._initial_ints(vecs.shape[1]), new
+
+

@@ -1,56 +1,50 @@
-"""Online Maximum Margin variants (seed 002): the naïve implementation n-OMM, solved exactly;
-e-OMM / ce-OMM for ℓp norms (§5.1); and the offline exact max-margin solver
-:func:`max_margin` (Lemma 3.1) with its dual certificates."""
-import warnings
-from dataclasses import dataclass
+"""Online Maximum Margin variants (Ho-Nguyen et al. 2025): the naïve implementation n-OMM,
+solved exactly; e-OMM / ce-OMM for ℓp norms (§5.1). The offline exact max-margin solver
+:func:`max_margin` (Lemma 3.1), on n-OMM's solver, is in ``max_margin.py``."""
+from numbers import Real
 
 import numpy as np
-import scipy.sparse as sp
+from sklearn.utils._param_validation import Interval, StrOptions
 
-from .._compiled import nearest_point as _np_solver
-from .._compiled.rules import omm_variants as _rules
+from .._compiled.layouts.omm import PHASE_MARGIN
+from .._compiled.layouts import omm_variants as _layouts
+from .._compiled.layouts.omm_variants import (
+    EFFICIENT_OMM_LP_LAYOUT,
+    INITIAL_CAPACITY,
+    NAIVE_OMM_LAYOUT,
+    NOMM_COUNTERS,
+    NOMM_HEADER,
+    NOMM_ROWS,
+    STORE_OPTIONS,
+    LpScal,
+    LpVec,
+    NommInt,
+    NommScal,
+    NommVec,
+    nomm_capacity,
+    nomm_sizes,
+)
+from ._legacy import legacy_scalars
 from .base import OnlineLinearClassifier
-from .omm import NonSeparableWarning
-from .validation import InputError, binary_classes, check_finite
+from .max_margin import MaxMarginSolution, max_margin  # noqa: F401 (olc.learners' names)
+from .omm import RHO_CONSTRAINT, CollapseWarningMixin
+
+# olc 0.1.0's n-OMM scalar header (16 slots, 13 used) and ℓp e-OMM slots (of 16), in order.
+_LEGACY_NOMM_HEADER = ("bias", "phase", "y1", "gamma", "n_stored", "cap", "k", "kmax", "sigma",
+                       "grow", "scale", "status", "majors")
+_LEGACY_NOMM_HEADER_SLOTS = 16
+_LEGACY_LP = ("bias", "phase", "y1", "gamma", "norm")
 
 
-def _rho(value):
-    try:
-        rho = float(value)
-    except (TypeError, ValueError):
-        raise InputError(f"rho must be a number in [0, 1], got {value!r}") from None
-    if not 0.0 <= rho <= 1.0:
-        raise InputError(f"rho must be in [0, 1], got {value!r}")
-    return rho
-
-
-class _CollapseWarningMixin:
-    """Warn once when the stream proves non-separable (γ drops to 0 during a call)."""
-
-    _algorithm_label = "OMM"
-
-    def learn_prepared(self, stream, start=0, stop=None, order=None, out=None, check=None):
-        collapsed_before = self._collapsed()
-        try:
-            return super().learn_prepared(stream, start, stop, order, out, check)
-        finally:
-            if not collapsed_before and self._collapsed():
-                warnings.warn(
-                    f"{self._algorithm_label}: the stream is not linearly separable (the "
-                    f"certificates v₊ and v₋ coincide after step {self.n_steps_} at the latest, "
-                    "e.g. a point seen with both labels); the max-margin classifier is "
-                    "undefined from here on and the learner predicts +1 (w = 0, b = 0). OMM "
-                    "assumes separable data.", NonSeparableWarning, stacklevel=2)
-
-
-class NaiveOMM(_CollapseWarningMixin, OnlineLinearClassifier):
-    """n-OMM: Online Maximum Margin, naïve implementation, ℓ2 norm (seed 002, Algorithm 1).
+class NaiveOMM(CollapseWarningMixin, OnlineLinearClassifier):
+    """n-OMM: Online Maximum Margin, naïve implementation, ℓ2 norm (Ho-Nguyen et al. 2025,
+    Algorithm 1).
 
     Which points are stored (``store``):
     - ``"updates"`` (default): Algorithm 1, line 20 — every example that triggers an update
       (a_t = y(w·x + b) < ρ·γ_t, line 18, or a mistake) is stored.
-    - ``"all"``: the §3 text (seed line 125: the naïve implementation "at each iteration
-      simply keeps all points and solves the maximum margin problem with all the data seen
+    - ``"all"``: the §3 text (the paragraph before Algorithm 1: the naïve implementation "at
+      each iteration simply keeps all points and solves the maximum margin problem with all the data seen
       thus far") — every finite example is stored, including the first label's examples
       before the second label arrives (lines 2–11).
     The paper's gap: Remark 3.3 says that with ρ = 1 the update test "is equivalent to
@@ -100,10 +94,12 @@ class NaiveOMM(_CollapseWarningMixin, OnlineLinearClassifier):
       for good, with a :class:`NonSeparableWarning`; mistakes are then reported as
       updates that change nothing (as e-OMM).
     - A point with ‖x − x₁‖ > 1e150 cannot be stored (squares would overflow): the stream
-      stops with an overflow error before it.
-
-    - store = "all": a point with ‖x − x₁‖ > 1e150 stops the stream in the same way even on
-      a non-update round (it would have to be stored).
+      stops with an overflow error before it; with store = "all" even on a non-update round
+      (it would have to be stored).
+    - Scale: the stored problem is kept in units of a power of two fixed by the first
+      nonzero x − x₁ (the data's own units unless it is beyond 2^±450; the bound 1e150
+      above is in those units), so data scaled by any 2^k (|k| ≤ 1000) give the same
+      predictions, and subnormal data are learned.
 
     Parameters
     ----------
@@ -111,66 +107,86 @@ class NaiveOMM(_CollapseWarningMixin, OnlineLinearClassifier):
     store : "updates" (default, Algorithm 1 line 20) or "all" (§3/§6: every point seen).
     """
 
-    _rule = _rules.NAIVE_OMM
+    _layout = NAIVE_OMM_LAYOUT
+    _parameter_constraints = {"rho": RHO_CONSTRAINT, "store": [StrOptions(set(STORE_OPTIONS))]}
     _algorithm_label = "n-OMM"
-    STORE = ("updates", "all")
+    _phase_slot, _gamma_slot = NommScal.PHASE, NommScal.GAMMA
 
     def __init__(self, rho=1.0, store="updates"):
         self.rho = rho
         self.store = store
 
-    def _hyperparameters(self):
-        store = self.store
-        if not isinstance(store, str) or store not in self.STORE:
-            raise InputError(f"store must be one of {self.STORE} (\"updates\": Algorithm 1 "
-                             f"line 20, only update rounds' points; \"all\": every point "
-                             f"seen, §3/§6), got {store!r}")
-        return np.array([_rho(self.rho), float(self.STORE.index(store))])
+    def _hp_values(self):
+        return {"rho": self.rho, "store": STORE_OPTIONS.index(self.store)}
 
     def _initial_state(self, n_features):
-        return _rules.nomm_initial_state(n_features)
+        vecs, _, scal = _layouts.nomm_initial_state(n_features)
+        return vecs, scal
+
+    def _initial_ints(self, n_features):
+        return np.zeros(nomm_sizes(INITIAL_CAPACITY, n_features)[3], dtype=np.int64)
 
     def _grow_state(self, vecs, scal):
-        if scal[_rules.GROW] != 1.0:
+        if scal[NommScal.GROW] != 1.0:
             return None
         try:
-            return _rules.grow_nomm(vecs, scal)
+            return _layouts.grow_nomm(vecs, scal)
         except MemoryError:
-            d, cap = vecs.shape[1] - 2, int(scal[_rules.CAP])
-            rows = _rules.nomm_layout(2 * cap, d)[1]
+            scal[NommScal.GROW] = 0.0  # the state as after the last learned row
+            d, cap = vecs.shape[1] - 2, nomm_capacity(scal)
+            rows = nomm_sizes(2 * cap, d)[1]
             raise MemoryError(
                 f"n-OMM keeps its stored points and their factorization as dense rows of "
                 f"d + 2 = {d + 2} floats; going from {cap} to {2 * cap} stored points needs "
                 f"{rows * (d + 2) * 8 / 2**30:.1f} GiB, which could not be allocated. n-OMM is "
-                "meant for moderate d (seed 002's Adult data: d = 96); for high-dimensional "
-                "sparse streams use e-omm or ce-omm.") from None
-
-    def _collapsed(self):
-        return (self._is_initialised() and self._scal[_rules.PHASE] == 2.0
-                and self._scal[_rules.GAMMA] == 0.0)
+                "meant for moderate d (the Adult data of Ho-Nguyen et al. 2025, §6: d = 96); "
+                "for high-dimensional sparse streams use e-omm or ce-omm.") from None
 
     def _linear_model(self):
         d = self._vecs.shape[1] - 2
-        phase = self._scal[_rules.PHASE]
-        if phase < 2.0:
-            return np.zeros(d), (1.0 if phase == 0.0 else float(self._scal[_rules.Y1]))
-        return self._vecs[_rules.W, :d].copy(), float(self._scal[_rules.BIAS])
+        if self._scal[NommScal.PHASE] != PHASE_MARGIN:
+            return self._constant_classifier(d, NommScal.Y1)
+        return self._vecs[NommVec.W, :d].copy(), float(self._scal[NommScal.BIAS])
+
+    def _upgrade_legacy_state(self, vecs, scal):
+        """The state of an olc 0.1.0 file as (vecs, ints, scal): the rows of ``vecs`` are
+        unchanged; the 16-slot header loses CAP and KMAX (the shapes say them), the counters
+        and the corral (float slots then) move to ``ints``; in the data's own units."""
+        d = vecs.shape[1] - 2
+        header = dict(zip(_LEGACY_NOMM_HEADER, scal))
+        cap, kmax = int(header["cap"]), int(header["kmax"])
+        lam, corral, keys = np.split(scal[_LEGACY_NOMM_HEADER_SLOTS:], [cap, cap + kmax])
+        stored = vecs[NOMM_ROWS + 2 * kmax:NOMM_ROWS + 2 * kmax + cap, :d]
+        kept = [n for n in _LEGACY_NOMM_HEADER if n.upper() in NommScal.__members__]
+        new_scal = legacy_scalars(self._layout, [header[n] for n in kept], kept,
+                                  n_scalars=nomm_sizes(cap, d)[2],
+                                  unit=1.0 if np.any(stored) else 0.0)
+        new_scal[NOMM_HEADER:] = np.concatenate([lam, keys])
+        ints = self._initial_ints(d)
+        for name in NommInt.__members__:
+            ints[NommInt[name]] = int(header[name.lower()])
+        ints[NOMM_COUNTERS:NOMM_COUNTERS + kmax] = corral
+        return vecs, ints, new_scal
 
     # -- the stored problem ----------------------------------------------------------------
     def _blocks(self):
-        scal = self._scal
-        cap, kmax = int(scal[_rules.CAP]), int(scal[_rules.KMAX])
-        n = int(scal[_rules.N_STORED]) if scal[_rules.PHASE] == 2.0 else 0
-        B = self._vecs[_rules.Q0 + 2 * kmax:_rules.Q0 + 2 * kmax + n]
-        lam = scal[_rules.HEADER:_rules.HEADER + n]
-        return B, lam
+        """(B, λ): the stored rows (centered, augmented, in units) and their weights."""
+        d = self._vecs.shape[1] - 2
+        kmax = nomm_sizes(nomm_capacity(self._scal), d)[0]
+        n = self.n_stored_ if self._scal[NommScal.PHASE] == PHASE_MARGIN else 0
+        start = NOMM_ROWS + 2 * kmax
+        return self._vecs[start:start + n], self._scal[NOMM_HEADER:NOMM_HEADER + n]
+
+    def _unit(self):
+        """The stored problem's unit 2^−E (1 while no nonzero centered row fixed it)."""
+        return float(self._scal[NommScal.UNIT]) or 1.0
 
     @property
     def n_stored_(self):
         """How many points are stored (store="updates": the first one and every update's;
         "all": every distinct point seen)."""
         self._check_fitted()
-        return int(self._scal[_rules.N_STORED])
+        return int(self._ints[NommInt.N_STORED])
 
     @property
     def stored_points_(self):
@@ -182,7 +198,7 @@ class NaiveOMM(_CollapseWarningMixin, OnlineLinearClassifier):
         if B.shape[0] == 0:
             return np.zeros((0, d)), np.zeros(0)
         y = np.where(B[:, d] > 0, 1.0, -1.0)
-        return self._vecs[_rules.ORIGIN, :d] + y[:, None] * B[:, :d], y
+        return self._vecs[NommVec.ORIGIN, :d] + y[:, None] * (B[:, :d] / self._unit()), y
 
     @property
     def certificate_weights_(self):
@@ -196,20 +212,22 @@ class NaiveOMM(_CollapseWarningMixin, OnlineLinearClassifier):
         """(v₊, v₋) — the current dual certificates (zeros before both labels were seen)."""
         self._check_fitted()
         d = self._vecs.shape[1] - 2
-        if self._scal[_rules.PHASE] < 2.0:
+        if self._scal[NommScal.PHASE] != PHASE_MARGIN:
             return np.zeros(d), np.zeros(d)
-        o = self._vecs[_rules.ORIGIN, :d]
-        return o + self._vecs[_rules.VPOS, :d], o + self._vecs[_rules.VNEG, :d]
+        o, unit = self._vecs[NommVec.ORIGIN, :d], self._unit()
+        return (o + self._vecs[NommVec.VPOS, :d] / unit,
+                o + self._vecs[NommVec.VNEG, :d] / unit)
 
     @property
     def margin_(self):
         """γ_t = ‖v₊ − v₋‖/2, the max margin of the stored points (0 before both labels)."""
         self._check_fitted()
-        return float(self._scal[_rules.GAMMA]) if self._scal[_rules.PHASE] == 2.0 else 0.0
+        return (float(self._scal[NommScal.GAMMA])
+                if self._scal[NommScal.PHASE] == PHASE_MARGIN else 0.0)
 
 
-class EfficientOMMLp(_CollapseWarningMixin, OnlineLinearClassifier):
-    """e-OMM for the norm ‖·‖ = ℓp, p ∈ (1, ∞) (seed 002, Algorithm 1 and §5.1).
+class EfficientOMMLp(CollapseWarningMixin, OnlineLinearClassifier):
+    """e-OMM for the norm ‖·‖ = ℓp, p ∈ (1, ∞) (Ho-Nguyen et al. 2025, Algorithm 1 and §5.1).
 
     Certificates v₊, v₋ as in e-OMM; the classifier of Lemma 3.1 for this norm is
     w = ℓ(u) = ∇‖u‖_p, u = v₊ − v₋, i.e. wᵢ = sgn(uᵢ)|uᵢ|^{p−1}/‖u‖_p^{p−1} (‖w‖_q = 1,
@@ -235,141 +253,46 @@ class EfficientOMMLp(_CollapseWarningMixin, OnlineLinearClassifier):
     rho : float in [0, 1], aggressiveness ρ (default 1; ρ = 0 is ce-OMM).
     """
 
-    _rule = _rules.EFFICIENT_OMM_LP
-    _n_vectors = 3
+    _layout = EFFICIENT_OMM_LP_LAYOUT
+    _parameter_constraints = {"p": [Interval(Real, 1, np.inf, closed="neither")],
+                              "rho": RHO_CONSTRAINT}
     _algorithm_label = "e-OMM (ℓp)"
+    _phase_slot, _gamma_slot = LpScal.PHASE, LpScal.GAMMA
 
     def __init__(self, p=2, rho=1.0):
         self.p = p
         self.rho = rho
 
-    def _hyperparameters(self):
-        try:
-            p = float(self.p)
-        except (TypeError, ValueError):
-            raise InputError(f"p must be a number in (1, ∞), got {self.p!r}") from None
-        if not (np.isfinite(p) and p > 1.0):
-            raise InputError(f"p must be finite and > 1, got {self.p!r}")
-        return np.array([_rho(self.rho), p])
+    def _hp_values(self):
+        return {"rho": self.rho, "p": self.p}
 
-    def _collapsed(self):
-        return (self._is_initialised() and self._scal[_rules.LP_PHASE] == 2.0
-                and self._scal[_rules.LP_GAMMA] == 0.0)
+    def _initial_ints(self, n_features):
+        # None kept, but 1-D as n-OMM's: the family's loops are compiled for one ints type.
+        return np.zeros(0, dtype=np.int64)
 
     def _linear_model(self):
         d = self._vecs.shape[1]
-        phase = self._scal[_rules.LP_PHASE]
-        if phase < 2.0:
-            return np.zeros(d), (1.0 if phase == 0.0 else float(self._scal[_rules.LP_Y1]))
-        return self._vecs[_rules.LP_W].copy(), float(self._scal[_rules.LP_BIAS])
+        if self._scal[LpScal.PHASE] != PHASE_MARGIN:
+            return self._constant_classifier(d, LpScal.Y1)
+        return self._vecs[LpVec.W].copy(), float(self._scal[LpScal.BIAS])
+
+    def _upgrade_legacy_state(self, vecs, scal):
+        """The state of an olc 0.1.0 file as (vecs, ints, scal): the same rows, the 16
+        scalar slots cut to the named ones (same order)."""
+        return vecs, self._initial_ints(vecs.shape[1]), legacy_scalars(self._layout, scal,
+                                                                       _LEGACY_LP)
 
     @property
     def certificates_(self):
         """(v₊, v₋) — the current dual certificates (zeros for a side not yet seen)."""
         self._check_fitted()
-        return self._vecs[_rules.LP_VPOS].copy(), self._vecs[_rules.LP_VNEG].copy()
+        return self._vecs[LpVec.VPOS].copy(), self._vecs[LpVec.VNEG].copy()
 
     @property
     def margin_(self):
         """γ_t = ‖v₊ − v₋‖_p/2, the predicted margin (0 before both labels were seen)."""
         self._check_fitted()
-        return (float(self._scal[_rules.LP_GAMMA]) if self._scal[_rules.LP_PHASE] == 2.0
+        return (float(self._scal[LpScal.GAMMA]) if self._scal[LpScal.PHASE] == PHASE_MARGIN
                 else 0.0)
 
 
-# -- offline: the exact max-margin classifier of a data set ----------------------------------
-
-@dataclass(frozen=True)
-class MaxMarginSolution:
-    """The exact ℓ2 max-margin classifier of a data set and its dual certificates.
-
-    ``coef`` (w, ‖w‖₂ = 1) and ``intercept`` (b): every point has y(w·x + b) ≥ ``margin``
-    (γ), with equality on the support. ``v_pos``/``v_neg``: the certificates of Eq. (3),
-    ``v_pos = Σ weights[i]·X[i]`` over the positive class (``classes[1]``), likewise
-    ``v_neg``; ``weights`` are convex on each class and positive exactly on ``support``.
-    ``separable`` is False when the two hulls intersect (then w = 0, b = 0, γ = 0).
-    ``max_violation``: the largest margin deficit γ − y(w·x + b) over the data (≤ 0 up to
-    rounding: the optimality certificate). ``rounds``/``major_cycles``/``working_set``:
-    work done by the solver.
-    """
-
-    coef: np.ndarray
-    intercept: float
-    margin: float
-    v_pos: np.ndarray
-    v_neg: np.ndarray
-    weights: np.ndarray
-    support: np.ndarray
-    classes: np.ndarray
-    separable: bool
-    max_violation: float
-    rounds: int
-    major_cycles: int
-    working_set: int
-
-
-def max_margin(X, y, *, batch=64):
-    """The exact hard-margin SVM with bias (ℓ2) of (X, y) and its dual certificates
-    (seed 002, Lemma 3.1 and Eq. 3), by a working-set method on the n-OMM solver.
-
-    Working set: start from one point per class, solve the nearest-point problem on the
-    working set exactly (``nearest_point.wolfe``, warm-started), price every point of X,
-    add the ``batch`` most violating ones, repeat until no point violates the margin by more
-    than 1e-12 (relative; then the working set's solution is exact for X to rounding). A
-    CSR X is densified (the solver prices dense rows). Labels: any two values;
-    ``classes[1]`` is the positive class. Returns a :class:`MaxMarginSolution`.
-    """
-    if sp.issparse(X):
-        X = X.toarray()
-    X = np.ascontiguousarray(np.asarray(X, dtype=np.float64))
-    if X.ndim != 2 or X.shape[0] == 0 or X.shape[1] == 0:
-        raise InputError(f"X must be a non-empty 2-D array, got shape {X.shape}")
-    check_finite(X)
-    y = np.asarray(y)
-    if y.ndim != 1 or y.shape[0] != X.shape[0]:
-        raise InputError(f"y must be 1-D with one label per row of X ({X.shape[0]}), got "
-                         f"shape {y.shape}")
-    classes = binary_classes(y, "y")
-    ys = np.where(y == classes[1], 1.0, -1.0)
-    batch = int(batch)
-    if batch < 1:
-        raise InputError(f"batch must be a positive integer, got {batch}")
-
-    o = X.mean(axis=0)
-    Z = X - o
-    znorm2 = np.einsum("ij,ij->i", Z, Z)
-    sigma = float(np.sqrt(znorm2.mean()))
-    if not sigma > 0.0:
-        sigma = 1.0
-    scale = float(np.sqrt(znorm2.max() + sigma * sigma))
-    if not np.isfinite(scale):
-        raise InputError("X is too large: squared distances overflow (rescale X)")
-    # Start from the two points that are deepest inside the other class along the
-    # difference of the class means (any pair would do).
-    pos, neg = ys > 0, ys < 0
-    w0 = X[pos].mean(axis=0) - X[neg].mean(axis=0)
-    s0 = Z @ w0
-    i_pos = int(np.flatnonzero(pos)[np.argmin(s0[pos])])
-    i_neg = int(np.flatnonzero(neg)[np.argmax(s0[neg])])
-    n, d = X.shape
-    lam, u, status, rounds, majors, nw = _np_solver.max_margin_core(
-        X, ys, o, sigma, scale, i_pos, i_neg, batch, 10 * n + 100, 50 * (n + d) + 100)
-    lam_pos, lam_neg = lam * pos, lam * neg
-    v_pos = o + lam_pos @ Z
-    v_neg = o + lam_neg @ Z
-    nu = float(np.linalg.norm(u))
-    support = np.flatnonzero(lam > 0.0)
-    separable = status != _np_solver.COLLAPSED and nu > _np_solver.COLLAPSE * scale
-    if not separable:
-        warnings.warn("max_margin: the two classes are not linearly separable (their convex "
-                      "hulls intersect); returning w = 0, b = 0, γ = 0.",
-                      NonSeparableWarning, stacklevel=2)
-        w, b, gamma = np.zeros(d), 0.0, 0.0
-        worst = float("nan")
-    else:
-        w = u / nu
-        b = float(-w @ o - 0.5 * (w @ (v_pos - o) + w @ (v_neg - o)))
-        gamma = 0.5 * nu
-        worst = float(gamma - np.min(ys * (Z @ w + (b + w @ o))))
-    return MaxMarginSolution(w, b, gamma, v_pos, v_neg, lam, support, classes, bool(separable),
-                             worst, int(rounds), int(majors), int(nw))

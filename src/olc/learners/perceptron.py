@@ -11,7 +11,7 @@ class Perceptron(OnlineLinearClassifier):
     """Rosenblatt's perceptron.
 
     Update ``w ← w + η·y·x`` (and ``b ← b + η·y`` when ``fit_intercept``) whenever
-    ``y(w·x + b) ≤ 0`` — the rule of Ho-Nguyen et al. (2020), Example 5.1
+    ``y(w·x + b) ≤ 0`` — the rule of Ho-Nguyen et al. (2025), Example 5.1
     (``w_{t+1} = w_t + y_t x_t`` when ``y_t w_tᵀx_t ≤ 0``), which also updates at a zero
     score. With ``update="mistake"`` the update happens only when the prediction
     sign(w·x + b) (sign(0) = +1) differs from y, as in Kitani's lecture notes (Algorithm 3,

@@ -23,7 +23,7 @@ def linear_score(idx, val, vecs, ints, scal, hp, fast):
 
 @jit(inline=INLINE)
 def perceptron_step(idx, val, y, vecs, ints, scal, hp, fast):
-    """Rosenblatt's perceptron (Ho-Nguyen et al. 2020, Example 5.1; Kitani's lecture notes,
+    """Rosenblatt's perceptron (Ho-Nguyen et al. 2025, Example 5.1; Kitani's lecture notes,
     Algorithm 3).
 
     Default: update when y(w·x + b) ≤ 0. With ``mistake_only``: update only when
