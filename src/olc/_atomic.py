@@ -16,12 +16,13 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["atomic_path", "atomic_open", "write_bytes", "write_text", "TEMP_SUFFIX"]
+__all__ = ["atomic_path", "atomic_open", "new_file_mode", "write_bytes", "write_text",
+           "TEMP_SUFFIX"]
 
 TEMP_SUFFIX = ".part"
 
 
-def _file_mode():
+def new_file_mode():
     """0666 masked by the process umask (what ``open(path, "w")`` would create)."""
     try:  # Linux: read the umask without changing it (os.umask is process-wide, racy)
         with open("/proc/self/status") as fh:
@@ -64,7 +65,7 @@ def atomic_path(target, *, mkdir=True):
         yield tmp
         with open(tmp, "rb+") as fh:  # the writer may have closed (or replaced) the file
             os.fsync(fh.fileno())
-        os.chmod(tmp, _file_mode())
+        os.chmod(tmp, new_file_mode())
         os.replace(tmp, target)
     except BaseException:
         tmp.unlink(missing_ok=True)

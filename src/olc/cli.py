@@ -1,12 +1,16 @@
 """The ``olc`` command line: a thin layer over the library (learners, data, evaluate, report)."""
 import json
+import os
 import sys
+import warnings
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 from rich.console import Console
 from rich.table import Table
+from typer.core import TyperGroup
+from typer.exceptions import TyperException
 
 from . import __version__
 from .compare import compare_learners, parse_param_assignments, run_one
@@ -14,15 +18,88 @@ from .data.sources import describe_source, load_source
 from .learners.registry import UnknownAlgorithmError, algorithms, info
 from .report import format_number
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+# -- errors: one line, no traceback (unless --debug / OLC_DEBUG=1) -----------------------------
+
+#: What a user can cause (paths, data, parameters, files) — reported as ``error: …``.
+#: Anything else is a bug in olc and keeps its traceback.
+_FORESEEABLE = (OSError, ValueError, TypeError, EOFError, MemoryError, RuntimeError)
+
+
+def _foreseeable(exc):
+    from .data.errors import DataError
+
+    return isinstance(exc, _FORESEEABLE + (DataError, UnknownAlgorithmError)) or \
+        type(exc).__module__ in ("lzma", "zlib", "gzip", "bz2", "zipfile")
+
+
+def _describe(exc):
+    """The message of ``exc``, naming the file for OS errors ("Permission denied: X")."""
+    if isinstance(exc, OSError) and exc.strerror and exc.filename is not None:
+        where = f"{exc.filename}" + (f" -> {exc.filename2}" if exc.filename2 else "")
+        return f"{exc.strerror}: {where}"
+    text = str(exc) or type(exc).__name__
+    return text if isinstance(exc, (ValueError, OSError, KeyError)) else \
+        f"{type(exc).__name__}: {text}"
+
+
+def _debugging(ctx):
+    return bool(ctx.params.get("debug")) or os.environ.get("OLC_DEBUG", "") not in ("", "0")
+
+
+class _OneLineErrors(TyperGroup):
+    """The top-level command: foreseeable errors of any subcommand become ``error: …`` on
+    standard error and exit status 2; library warnings are shown as ``warning: …``."""
+
+    def invoke(self, ctx):
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            try:
+                return super().invoke(ctx)
+            except (typer.Exit, typer.Abort, TyperException):
+                raise  # typer's own control flow (exit codes, usage errors)
+            except Exception as exc:  # noqa: BLE001 - filtered just below
+                if _debugging(ctx) or not _foreseeable(exc):
+                    raise
+                _print_error(_describe(exc))
+                raise typer.Exit(2) from None
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    typer.echo(f"warning: {message}", err=True)
+
+
+def _print_error(message):
+    typer.echo(f"error: {message}", err=True)
+
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, cls=_OneLineErrors,
                   help="Online linear classification: run and compare online learners.")
 console = Console(stderr=True)
 out = Console()
 
 
 def _fail(message):
-    console.print(f"[bold red]error:[/] {message}")
+    _print_error(message)
     raise typer.Exit(2)
+
+
+def _writable_folder(path, option):
+    """Fail before any work when ``path`` cannot be the output folder."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        _fail(f"{option} {path} is a file, not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / f".olc-write-test-{os.getpid()}"
+        probe.touch()
+        probe.unlink()
+    except OSError as exc:
+        _fail(f"{option} {path} is not a writable folder ({exc.strerror or exc})")
+
+
+def _model_target(path):
+    if path is not None and not Path(path).parent.is_dir():
+        _fail(f"--save-model {path}: folder {Path(path).parent} does not exist")
 
 
 def _version(value: bool):
@@ -33,7 +110,10 @@ def _version(value: bool):
 
 @app.callback()
 def main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                      help="Print the version and exit.")):
+                                      help="Print the version and exit."),
+         debug: bool = typer.Option(False, "--debug",
+                                    help="Show the full traceback of an error (also: "
+                                         "OLC_DEBUG=1).")):
     pass
 
 
@@ -90,14 +170,12 @@ def run_cmd(
                                               help="Save the final learner (.npz)."),
 ):
     """Run one learner in the online protocol (predict, then learn) and print its metrics."""
-    try:
-        info(algorithm)
-        params = parse_param_assignments(param, [algorithm])[algorithm]
-        X, y, name = load_source(data)
-        summary, learner, _ = run_one(algorithm, params, X, y, passes=passes, seed=seed,
-                                      track_tau=tau)
-    except (UnknownAlgorithmError, TypeError, ValueError, FileNotFoundError) as exc:
-        _fail(exc)
+    _model_target(save_model)
+    info(algorithm)
+    params = parse_param_assignments(param, [algorithm])[algorithm]
+    X, y, name = load_source(data)
+    summary, learner, _ = run_one(algorithm, params, X, y, passes=passes, seed=seed,
+                                  track_tau=tau)
     summary["data"] = describe_source(name, X, y)
     if save_model is not None:
         from .persistence import save
@@ -139,16 +217,14 @@ def compare_cmd(
 ):
     """Compare learners on the same stream in the online protocol: table, JSON and figure."""
     names = algorithms_ or ["perceptron", "pa", "pa-i", "pa-ii", "ce-omm", "e-omm"]
-    try:
-        for n in names:
-            info(n)
-        params = parse_param_assignments(param, names)
-        X, y, source_name = load_source(data)
-        report = compare_learners(names, params, X, y, passes=passes, seed=seed,
-                                  track_tau=tau, n_jobs=n_jobs, out_dir=out_dir,
-                                  source=describe_source(source_name, X, y))
-    except (UnknownAlgorithmError, TypeError, ValueError, FileNotFoundError) as exc:
-        _fail(exc)
+    _writable_folder(out_dir, "--out")
+    for n in names:
+        info(n)
+    params = parse_param_assignments(param, names)
+    X, y, source_name = load_source(data)
+    report = compare_learners(names, params, X, y, passes=passes, seed=seed,
+                              track_tau=tau, n_jobs=n_jobs, out_dir=out_dir,
+                              source=describe_source(source_name, X, y))
     table = Table(title=f"Online protocol on {source_name}: {X.shape[0]} rows × {X.shape[1]} "
                         f"features, {passes} pass{'es' if passes > 1 else ''}")
     columns = [("algorithm", "algorithm"), ("mistakes", "mistakes"), ("error rate", "error_rate"),
@@ -195,12 +271,10 @@ def reproduce_omm_adult_cmd(
     """Seed 002 (OMM paper) §6 / App. B on the Adult data: Tables 2–4, Figure 1, summary."""
     from .experiments import omm_adult
 
-    try:
-        report = omm_adult.run(out_dir, n_jobs=n_jobs, force=force,
-                               passes_permuted=passes_permuted, limit=limit,
-                               cache_dir=cache_dir, bias_terms=bias_terms)
-    except (ValueError, FileNotFoundError, RuntimeError) as exc:
-        _fail(exc)
+    _writable_folder(out_dir, "--out")
+    report = omm_adult.run(out_dir, n_jobs=n_jobs, force=force,
+                           passes_permuted=passes_permuted, limit=limit,
+                           cache_dir=cache_dir, bias_terms=bias_terms)
     g = report["geometry"]["original"]
     out.print(f"{report['source']['n']} points × {report['source']['d']} features; "
               f"γ = {g['gamma']:.6g}, b* = {g['b_star']:.4f}, D = {g['D']:.4f}, "
@@ -220,10 +294,8 @@ def reproduce_omm_example_cmd(
     """Seed 002 Example 5.1: the perceptron's mistakes grow as c², e-OMM's stay ≤ 2."""
     from .experiments import omm_example_5_1
 
-    try:
-        report = omm_example_5_1.run(c or None, out_dir)
-    except ValueError as exc:
-        _fail(exc)
+    _writable_folder(out_dir, "--out")
+    report = omm_example_5_1.run(c or None, out_dir)
     typer.echo(Path(report["files"]["table"]).read_text())
     out.print(f"figure {report['files']['figure']}\njson   {report['files']['json']}")
 
