@@ -102,8 +102,8 @@ def progressive(learner, X, y, passes=1, shuffle_seed=None, classes=None, tau_on
     ----------
     learner : an olc learner (trained in place: pass ``sklearn.base.clone(learner)`` to keep
         the original untouched).
-    X, y : dense array or sparse matrix, and labels (any two values) — or, for a regressor,
-        real-valued targets (the result then reports squared/absolute errors, not mistakes).
+    X, y : dense array (or anything ``fit`` takes: lists of rows, ...) or sparse matrix, and
+        labels (any two values) — or, for a regressor, real-valued targets (the result then reports squared/absolute errors, not mistakes).
     passes : number of passes over the data.
     shuffle_seed : None — every pass in the data's order; an int — every pass in a fresh
         permutation drawn from ``numpy.random.default_rng(shuffle_seed)``.
@@ -124,6 +124,8 @@ def progressive(learner, X, y, passes=1, shuffle_seed=None, classes=None, tau_on
     X is validated once; passes and permutations are index arrays handed to the compiled
     loop, so no copy of X is made.
     """
+    if not (sp.issparse(X) or hasattr(X, "shape")):
+        X = np.asarray(X, dtype=np.float64)  # lists and tuples, as fit takes them
     y = np.asarray(y)
     n = X.shape[0]
     if y.ndim != 1 or y.shape[0] != n:
