@@ -13,7 +13,7 @@ from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
 from . import __version__
-from .compare import compare_learners, parse_param_assignments, run_one
+from .compare import compare_learners, parse_param_assignments, run_one, run_one_streamed
 from .data.sources import describe_source, load_source
 from .learners.registry import UnknownAlgorithmError, algorithms, info
 from .report import format_number
@@ -168,15 +168,26 @@ def run_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
     save_model: Optional[Path] = typer.Option(None, "--save-model",
                                               help="Save the final learner (.npz)."),
+    stream: Optional[bool] = typer.Option(
+        None, "--stream/--no-stream",
+        help="Read an svmlight --data file chunk by chunk: memory bounded by the chunk, one "
+             "pass in file order, no τ (default: for files over 256 MB)."),
+    chunk_rows: int = typer.Option(10_000, "--chunk-rows", min=1,
+                                   help="Lines per chunk when streaming."),
 ):
     """Run one learner in the online protocol (predict, then learn) and print its metrics."""
     _model_target(save_model)
     info(algorithm)
     params = parse_param_assignments(param, [algorithm])[algorithm]
-    X, y, name = load_source(data)
-    summary, learner, _ = run_one(algorithm, params, X, y, passes=passes, seed=seed,
-                                  track_tau=tau)
-    summary["data"] = describe_source(name, X, y)
+    if _streamed(data, stream, passes, seed):
+        summary, learner = run_one_streamed(algorithm, params, Path(data), chunk_rows)
+        name, n_rows, n_features = Path(data).name, summary["steps"], learner.n_features_in_
+    else:
+        X, y, name = load_source(data)
+        summary, learner, _ = run_one(algorithm, params, X, y, passes=passes, seed=seed,
+                                      track_tau=tau)
+        summary["data"] = describe_source(name, X, y)
+        n_rows, n_features = X.shape
     if save_model is not None:
         from .persistence import save
 
@@ -184,7 +195,7 @@ def run_cmd(
     if as_json:
         out.print_json(json.dumps(summary))
         return
-    table = Table(title=f"{algorithm} on {name} ({X.shape[0]} rows × {X.shape[1]} features, "
+    table = Table(title=f"{algorithm} on {name} ({n_rows} rows × {n_features} features, "
                         f"{passes} pass{'es' if passes > 1 else ''})")
     table.add_column("metric")
     table.add_column("value", justify="right")
@@ -196,6 +207,26 @@ def run_cmd(
     for key in keys:
         table.add_row(key, format_number(summary.get(key)))
     out.print(table)
+
+
+STREAM_ABOVE_BYTES = 256 << 20
+
+
+def _streamed(data, stream, passes, seed):
+    """Whether ``olc run`` reads --data chunk by chunk (a file, one pass in order)."""
+    path = Path(data)
+    if stream is False or not path.is_file():
+        if stream:
+            _fail(f"--stream needs --data to be an svmlight file; {data!r} is not a file")
+        return False
+    if stream is None and path.stat().st_size <= STREAM_ABOVE_BYTES:
+        return False
+    if passes != 1 or seed is not None:
+        if stream:
+            _fail("--stream reads the file once, in order: it takes neither --passes nor "
+                  "--seed")
+        return False  # large but several passes: load it whole
+    return True
 
 
 @app.command("compare")

@@ -569,7 +569,7 @@ def execute(problem, variants, out_dir, n_jobs=1, force=False,
     todo = [j for j in jobs if j[4] is None]
     results = {}
     with LazyProgress(len(jobs), "omm-adult runs", delay=0.0 if progress else 1.0,
-                      enabled=progress is not False) as bar:
+                      enabled=progress is not False, unit="runs") as bar:
         bar.advance(len(jobs) - len(todo))
         if n_jobs == 1 or len(todo) <= 1:
             outputs = (fn(*args) for _, _, fn, args, _ in todo)
