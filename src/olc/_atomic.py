@@ -6,13 +6,16 @@ in the target's folder (same file system, so the final rename is atomic), flushe
 fsynced, given the permissions of an ordinary new file (``0666 & ~umask``; ``mkstemp`` would
 leave 0600), then renamed over the target, and the folder is fsynced so the rename itself
 survives a power cut. The temporary name is hidden (``.NAME.XXXXXXXX.part``); a writer that
-is killed leaves at most such a file behind, never a truncated target.
+is killed leaves at most such a file behind, never a truncated target, and the next write of
+the same target removes leftovers older than an hour.
 
 Concurrent writers of the same target are safe too: each writes its own temporary file and
 the last rename wins, so a reader sees one complete version or another.
 """
+import glob
 import os
 import tempfile
+import time
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -49,6 +52,26 @@ def _fsync_folder(folder):
         os.close(fd)
 
 
+#: A temporary file of the same target older than this was left by a killed writer.
+STALE_SECONDS = 3600
+
+
+def _remove_stale_temporaries(target):
+    """Remove what killed writers of ``target`` left (never a recent one: another process
+    may be writing it right now)."""
+    now = time.time()
+    try:
+        leftovers = list(target.parent.glob(f".{glob.escape(target.name)}.*{TEMP_SUFFIX}"))
+    except OSError:
+        return
+    for path in leftovers:
+        try:
+            if now - path.stat().st_mtime > STALE_SECONDS:
+                path.unlink()
+        except OSError:
+            pass
+
+
 @contextmanager
 def atomic_path(target, *, mkdir=True):
     """``with atomic_path(target) as tmp: write(tmp)`` — the block writes the complete new
@@ -58,6 +81,7 @@ def atomic_path(target, *, mkdir=True):
     folder = target.parent
     if mkdir:
         folder.mkdir(parents=True, exist_ok=True)
+    _remove_stale_temporaries(target)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=TEMP_SUFFIX, dir=folder)
     os.close(fd)
     tmp = Path(tmp)

@@ -2,6 +2,7 @@
 subprocess that loads model files (so a crash fails a test instead of killing the run)."""
 import json
 import os
+import select
 import subprocess
 import sys
 from pathlib import Path
@@ -89,13 +90,19 @@ class LoadWorker:
             [str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]))
         self.proc = subprocess.Popen([sys.executable, "-c", _WORKER, str(Path(__file__).parent)],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, env=env)
+                                     stderr=subprocess.DEVNULL, text=True, env=env, bufsize=1)
 
-    def ask(self, path, name):
+    def ask(self, path, name, timeout=float(os.environ.get("OLC_TEST_LOAD_TIMEOUT", 120))):
         if self.proc is None or self.proc.poll() is not None:
             self._start()
         self.proc.stdin.write(json.dumps({"path": str(path), "name": name}) + "\n")
         self.proc.stdin.flush()
+        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
+        if not ready:  # e.g. a loop over 2**31 features: as bad as a crash
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+            return {"status": "hang", "message": f"no answer within {timeout} s"}
         line = self.proc.stdout.readline()
         if not line:
             code = self.proc.wait()

@@ -129,3 +129,13 @@ def test_files_survive_sigkill_at_random_moments(tmp_path):
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         _check_complete(tmp_path)
+
+
+def test_leftovers_of_killed_writers_are_removed_when_old(tmp_path):
+    old = tmp_path / ".r.json.abcd1234.part"
+    recent = tmp_path / ".r.json.efgh5678.part"
+    old.write_text("partial")
+    recent.write_text("partial")
+    os.utime(old, (time.time() - 2 * _atomic.STALE_SECONDS,) * 2)
+    write_json(tmp_path / "r.json", {"a": 1})
+    assert not old.exists() and recent.exists(), "a recent one may be another writer's"
