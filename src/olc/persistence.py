@@ -138,7 +138,8 @@ def _read(path):
             if "meta" not in data.files:
                 raise ValueError("no 'meta' entry")
             meta_array = data["meta"]
-            if not isinstance(meta_array, np.ndarray) or meta_array.dtype.kind != "U" or meta_array.ndim != 0:
+            if (not isinstance(meta_array, np.ndarray) or meta_array.dtype.kind != "U"
+                    or meta_array.ndim != 0):
                 raise ValueError("'meta' is not a JSON string")
             meta = json.loads(str(meta_array))
             arrays = {k: data[k] for k in data.files if k != "meta"}
@@ -196,7 +197,8 @@ def _build(check, entry, meta):
     allowed = set(entry.parameters) | {k for k, _ in entry.preset}
     unknown = sorted(set(params) - allowed)
     if unknown:
-        check.fail("metadata 'params'", f"parameters of {entry.name} ({', '.join(sorted(allowed))})",
+        check.fail("metadata 'params'",
+                   f"parameters of {entry.name} ({', '.join(sorted(allowed))})",
                    f"unknown {unknown}")
     for key, value in entry.preset:
         if key in params and params[key] != value:
@@ -219,7 +221,8 @@ def _check_layout(check, meta, learner):
     theirs_fp = theirs.get("fingerprint") if isinstance(theirs, dict) else None
     if ours_fp != theirs_fp:
         diff = ""
-        if ours is not None and isinstance(theirs, dict) and isinstance(theirs.get("describe"), dict):
+        described = isinstance(theirs, dict) and isinstance(theirs.get("describe"), dict)
+        if ours is not None and described:
             fields = sorted(k for k in ours["describe"]
                             if ours["describe"][k] != theirs["describe"].get(k))
             diff = f" (they differ in: {', '.join(fields)})" if fields else ""
@@ -312,7 +315,8 @@ def _check_state(check, learner, n_features, vecs, ints, scal):
         bad = np.flatnonzero(~np.isfinite(array.ravel()))
         if bad.size:
             where = np.unravel_index(int(bad[0]), array.shape)
-            check.fail(name, "finite values", f"{array[where].item()!r} at index {tuple(map(int, where))}")
+            check.fail(name, "finite values",
+                       f"{array[where].item()!r} at index {tuple(map(int, where))}")
     problem = learner._check_loaded_state(vecs, ints, scal)
     if problem:
         raise PersistenceError(f"{check.path}: {problem}")

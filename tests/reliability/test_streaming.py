@@ -10,7 +10,6 @@ from typer.testing import CliRunner
 
 import olc
 from olc.cli import app
-from olc.data import iter_svmlight_chunks
 
 from ._support import KIND, in_domain
 

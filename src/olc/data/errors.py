@@ -65,9 +65,10 @@ class ChangedFileError(ChecksumError):
     matches: it changed (damaged in place) after it was verified."""
 
     def __str__(self) -> str:
+        detail = self._init_kwargs["detail"]
         return (f"checksum no longer matches: replace {self.path} (it was verified on an "
                 f"earlier use and has changed since: expected sha256 {self.expected}, got "
-                f"{self.actual}{'; ' + self._init_kwargs['detail'] if self._init_kwargs['detail'] else ''})")
+                f"{self.actual}{'; ' + detail if detail else ''})")
 
 
 class DataFormatError(DataError, ValueError):
