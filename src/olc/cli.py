@@ -1,34 +1,93 @@
-"""The ``olc`` command line: a thin layer over the library (learners, data, evaluate, report).
-
-Start-up is kept short: this module imports only typer and olc's catalogue; each command
-imports what it needs (``olc --help`` and ``olc algorithms`` import neither scikit-learn nor
-numba)."""
+"""The ``olc`` command line: a thin layer over the library (learners, data, evaluate, report)."""
 import json
-import shutil
+import os
 import sys
-import textwrap
+import warnings
 from pathlib import Path
 from typing import List, Optional
 
+import shutil
+import textwrap
+
 import typer
+from typer.core import TyperGroup
+from typer.exceptions import TyperException
 
 from . import __version__
 from .learners.registry import UnknownAlgorithmError, algorithms, info
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+# -- errors: one line, no traceback (unless --debug / OLC_DEBUG=1) -----------------------------
+
+#: What a user can cause (paths, data, parameters, files) — reported as ``error: …``.
+#: Anything else is a bug in olc and keeps its traceback.
+_FORESEEABLE = (OSError, ValueError, TypeError, EOFError, MemoryError, RuntimeError)
+
+
+def _foreseeable(exc):
+    from .data.errors import DataError
+
+    return isinstance(exc, _FORESEEABLE + (DataError, UnknownAlgorithmError)) or \
+        type(exc).__module__ in ("lzma", "zlib", "gzip", "bz2", "zipfile")
+
+
+def _describe(exc):
+    """The message of ``exc``, naming the file for OS errors ("Permission denied: X")."""
+    if isinstance(exc, OSError) and exc.strerror and exc.filename is not None:
+        where = f"{exc.filename}" + (f" -> {exc.filename2}" if exc.filename2 else "")
+        return f"{exc.strerror}: {where}"
+    text = str(exc) or type(exc).__name__
+    return text if isinstance(exc, (ValueError, OSError, KeyError)) else \
+        f"{type(exc).__name__}: {text}"
+
+
+def _debugging(ctx):
+    return bool(ctx.params.get("debug")) or os.environ.get("OLC_DEBUG", "") not in ("", "0")
+
+
+class _OneLineErrors(TyperGroup):
+    """The top-level command: foreseeable errors of any subcommand become ``error: …`` on
+    standard error and exit status 2; library warnings are shown as ``warning: …``."""
+
+    def invoke(self, ctx):
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            try:
+                return super().invoke(ctx)
+            except (typer.Exit, typer.Abort, TyperException):
+                raise  # typer's own control flow (exit codes, usage errors)
+            except Exception as exc:  # noqa: BLE001 - filtered just below
+                if _debugging(ctx) or not _foreseeable(exc):
+                    raise
+                _print_error(_describe(exc))
+                raise typer.Exit(2) from None
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    typer.echo(f"warning: {message}", err=True)
+
+
+def _print_error(message):
+    typer.echo(f"error: {message}", err=True)
+
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, cls=_OneLineErrors,
                   help="Online linear classification: run and compare online learners.")
 
 
-def _out():
-    from rich.console import Console
+class _LazyConsole:
+    """rich's Console, imported on first use (start-up of ``olc --help``)."""
 
-    return Console()
+    _console = None
+
+    def __getattr__(self, name):
+        if _LazyConsole._console is None:
+            from rich.console import Console
+
+            _LazyConsole._console = Console()
+        return getattr(_LazyConsole._console, name)
 
 
-def _fail(message):
-    """One line on stderr, exit status 2."""
-    typer.secho(f"error: {message}", err=True, fg="red")
-    raise typer.Exit(2)
+out = _LazyConsole()
 
 
 def _width():
@@ -45,15 +104,42 @@ def _announce_compile(names, X):
                       sparse=sp.issparse(X))
 
 
+def _fail(message):
+    _print_error(message)
+    raise typer.Exit(2)
+
+
+def _writable_folder(path, option):
+    """Fail before any work when ``path`` cannot be the output folder."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        _fail(f"{option} {path} is a file, not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / f".olc-write-test-{os.getpid()}"
+        probe.touch()
+        probe.unlink()
+    except OSError as exc:
+        _fail(f"{option} {path} is not a writable folder ({exc.strerror or exc})")
+
+
+def _model_target(path):
+    if path is not None and not Path(path).parent.is_dir():
+        _fail(f"--save-model {path}: folder {Path(path).parent} does not exist")
+
+
 def _version(value: bool):
     if value:
-        typer.echo(f"olc {__version__}")
+        out.print(f"olc {__version__}")
         raise typer.Exit()
 
 
 @app.callback()
 def main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                      help="Print the version and exit.")):
+                                      help="Print the version and exit."),
+         debug: bool = typer.Option(False, "--debug",
+                                    help="Show the full traceback of an error (also: "
+                                         "OLC_DEBUG=1).")):
     pass
 
 
@@ -124,6 +210,10 @@ _DATA_HELP = ("Dataset name (see `olc datasets`, optionally NAME:SPLIT), a path 
               "svmlight file, or synthetic[:k=v,...] (the built-in stream).")
 
 
+_DATA_HELP = ("Dataset name (see `olc datasets`, optionally NAME:SPLIT), a path to an "
+              "svmlight file, or synthetic[:k=v,...] (the built-in stream).")
+
+
 @app.command("datasets")
 def datasets_cmd():
     """List the named datasets of the data registry."""
@@ -137,7 +227,7 @@ def datasets_cmd():
         table.add_column(col)
     for name in names():
         table.add_row(name, getattr(get_spec(name), "description", ""))
-    _out().print(table)
+    out.print(table)
 
 
 @app.command("run")
@@ -154,25 +244,33 @@ def run_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
     save_model: Optional[Path] = typer.Option(None, "--save-model",
                                               help="Save the final learner (.npz)."),
+    stream: Optional[bool] = typer.Option(
+        None, "--stream/--no-stream",
+        help="Read an svmlight --data file chunk by chunk: memory bounded by the chunk, one "
+             "pass in file order, no τ (default: for files over 256 MB)."),
+    chunk_rows: int = typer.Option(10_000, "--chunk-rows", min=1,
+                                   help="Lines per chunk when streaming."),
 ):
     """Run one learner in the online protocol (predict, then learn) and print its metrics."""
     from rich.table import Table
 
-    from .compare import parse_param_assignments, run_one
+    from .compare import parse_param_assignments, run_one, run_one_streamed
     from .data.sources import describe_source, load_source
     from .report import format_number
 
-    out = _out()
-    try:
-        info(algorithm)
-        params = parse_param_assignments(param, [algorithm])[algorithm]
+    _model_target(save_model)
+    info(algorithm)
+    params = parse_param_assignments(param, [algorithm])[algorithm]
+    if _streamed(data, stream, passes, seed):
+        summary, learner = run_one_streamed(algorithm, params, Path(data), chunk_rows)
+        name, n_rows, n_features = Path(data).name, summary["steps"], learner.n_features_in_
+    else:
         X, y, name = load_source(data)
         _announce_compile([algorithm], X)
         summary, learner, _ = run_one(algorithm, params, X, y, passes=passes, seed=seed,
                                       track_tau=tau)
-    except (UnknownAlgorithmError, TypeError, ValueError, FileNotFoundError) as exc:
-        _fail(exc)
-    summary["data"] = describe_source(name, X, y)
+        summary["data"] = describe_source(name, X, y)
+        n_rows, n_features = X.shape
     if save_model is not None:
         from .persistence import save
 
@@ -180,7 +278,7 @@ def run_cmd(
     if as_json:
         out.print_json(json.dumps(summary))
         return
-    table = Table(title=f"{algorithm} on {name} ({X.shape[0]} rows × {X.shape[1]} features, "
+    table = Table(title=f"{algorithm} on {name} ({n_rows} rows × {n_features} features, "
                         f"{passes} pass{'es' if passes > 1 else ''})")
     table.add_column("metric")
     table.add_column("value", justify="right")
@@ -192,6 +290,26 @@ def run_cmd(
     for key in keys:
         table.add_row(key, format_number(summary.get(key)))
     out.print(table)
+
+
+STREAM_ABOVE_BYTES = 256 << 20
+
+
+def _streamed(data, stream, passes, seed):
+    """Whether ``olc run`` reads --data chunk by chunk (a file, one pass in order)."""
+    path = Path(data)
+    if stream is False or not path.is_file():
+        if stream:
+            _fail(f"--stream needs --data to be an svmlight file; {data!r} is not a file")
+        return False
+    if stream is None and path.stat().st_size <= STREAM_ABOVE_BYTES:
+        return False
+    if passes != 1 or seed is not None:
+        if stream:
+            _fail("--stream reads the file once, in order: it takes neither --passes nor "
+                  "--seed")
+        return False  # large but several passes: load it whole
+    return True
 
 
 @app.command("compare")
@@ -218,19 +336,16 @@ def compare_cmd(
     from .data.sources import describe_source, load_source
     from .report import format_number
 
-    out = _out()
     names = algorithms_ or ["perceptron", "pa", "pa-i", "pa-ii", "ce-omm", "e-omm"]
-    try:
-        for n in names:
-            info(n)
-        params = parse_param_assignments(param, names)
-        X, y, source_name = load_source(data)
-        _announce_compile(names, X)
-        report = compare_learners(names, params, X, y, passes=passes, seed=seed,
-                                  track_tau=tau, n_jobs=n_jobs, out_dir=out_dir,
-                                  source=describe_source(source_name, X, y))
-    except (UnknownAlgorithmError, TypeError, ValueError, FileNotFoundError) as exc:
-        _fail(exc)
+    _writable_folder(out_dir, "--out")
+    for n in names:
+        info(n)
+    params = parse_param_assignments(param, names)
+    X, y, source_name = load_source(data)
+    _announce_compile(names, X)
+    report = compare_learners(names, params, X, y, passes=passes, seed=seed,
+                              track_tau=tau, n_jobs=n_jobs, out_dir=out_dir,
+                              source=describe_source(source_name, X, y))
     table = Table(title=f"Online protocol on {source_name}: {X.shape[0]} rows × {X.shape[1]} "
                         f"features, {passes} pass{'es' if passes > 1 else ''}")
     columns = [("algorithm", "algorithm"), ("mistakes", "mistakes"), ("error rate", "error_rate"),
@@ -274,17 +389,13 @@ def reproduce_omm_adult_cmd(
                                         "bias coordinate only when b* ≠ 0 (as the paper); "
                                         "always: on every variant."),
 ):
-    """Ho-Nguyen et al. 2025 (the OMM paper) §6 / App. B on the Adult data: Tables 2–4,
-    Figure 1, summary."""
+    """The OMM paper (Ho-Nguyen et al. 2025) §6 / App. B on the Adult data: Tables 2–4, Figure 1, summary."""
     from .experiments import omm_adult
 
-    out = _out()
-    try:
-        report = omm_adult.run(out_dir, n_jobs=n_jobs, force=force,
-                               passes_permuted=passes_permuted, limit=limit,
-                               cache_dir=cache_dir, bias_terms=bias_terms)
-    except (ValueError, FileNotFoundError, RuntimeError) as exc:
-        _fail(exc)
+    _writable_folder(out_dir, "--out")
+    report = omm_adult.run(out_dir, n_jobs=n_jobs, force=force,
+                           passes_permuted=passes_permuted, limit=limit,
+                           cache_dir=cache_dir, bias_terms=bias_terms)
     g = report["geometry"]["original"]
     out.print(f"{report['source']['n']} points × {report['source']['d']} features; "
               f"γ = {g['gamma']:.6g}, b* = {g['b_star']:.4f}, D = {g['D']:.4f}, "
@@ -301,15 +412,11 @@ def reproduce_omm_example_cmd(
     out_dir: Path = typer.Option(Path("omm-example-5-1-out"), "--out",
                                  help="Folder for the table, figure and results.json."),
 ):
-    """Ho-Nguyen et al. 2025, Example 5.1: the perceptron's mistakes grow as c², e-OMM's
-    stay ≤ 2."""
+    """Seed 002 Example 5.1: the perceptron's mistakes grow as c², e-OMM's stay ≤ 2."""
     from .experiments import omm_example_5_1
 
-    out = _out()
-    try:
-        report = omm_example_5_1.run(c or None, out_dir)
-    except ValueError as exc:
-        _fail(exc)
+    _writable_folder(out_dir, "--out")
+    report = omm_example_5_1.run(c or None, out_dir)
     typer.echo(Path(report["files"]["table"]).read_text())
     out.print(f"figure {report['files']['figure']}\njson   {report['files']['json']}")
 

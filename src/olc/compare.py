@@ -74,6 +74,30 @@ def run_one(name, params, X, y, passes=1, seed=None, track_tau=True):
     return summary, learner, result
 
 
+def run_one_streamed(name, params, path, chunk_rows=10_000, progress=None):
+    """One learner over an svmlight file read chunk by chunk (memory bounded by the chunk):
+    one pass in file order, then one more pass for the final margin γ̄ (classifiers); τ is
+    not tracked (it needs the whole data set at every update). Returns (summary, learner);
+    the summary has the keys of :func:`run_one`'s, ``data`` included."""
+    from .data import iter_svmlight_chunks
+    from .evaluate.streaming import streamed_final_margin
+
+    learner = make(name, **params)
+    result = progressive(learner, iter_svmlight_chunks(path, chunk_rows), progress=progress)
+    summary = result.summary()
+    summary["params"] = params
+    if result.kind == "regressor":
+        summary.update(error_rate=None, final_margin=None)
+    else:
+        summary.update(error_rate=result.mistakes / max(result.n_steps, 1),
+                       final_margin=streamed_final_margin(learner, iter_svmlight_chunks(
+                           path, chunk_rows, n_features=learner.n_features_in_)))
+    summary["data"] = {"name": Path(path).name, "rows": result.n_steps,
+                       "features": int(learner.n_features_in_), "sparse": True,
+                       "labels": result.labels, "streamed": True, "chunk_rows": chunk_rows}
+    return summary, learner
+
+
 def _run_for_compare(name, params, X, y, passes, seed, track_tau):
     summary, _, result = run_one(name, params, X, y, passes, seed, track_tau)
     return summary, result.error_curve()
@@ -87,7 +111,7 @@ def compare_learners(names, params, X, y, passes=1, seed=None, track_tau=True, n
     (``files["figure_regression"]``); ``files["figure"]`` is the classifiers' figure, or the
     regressors' when there is no classifier."""
     outputs = []
-    with LazyProgress(len(names), "learners") as bar:
+    with LazyProgress(len(names), "learners", unit="learners") as bar:
         if n_jobs != 1:
             jobs = (delayed(_run_for_compare)(n, params.get(n, {}), X, y, passes, seed,
                                               track_tau) for n in names)

@@ -1,79 +1,387 @@
 """Save and load learners in a safe format: one ``.npz`` holding the state arrays and a JSON
-metadata string (registry name, hyper-parameters, olc version). Loading never unpickles."""
+metadata string. Loading never unpickles, and it checks the whole file before anything
+reaches compiled code.
+
+Format ``olc-learner/2`` (written by :func:`save`):
+
+- ``meta``: JSON object — ``format``, ``olc_version``, ``algorithm`` (catalogue name),
+  ``class``, ``kind`` ("classifier" / "regressor"), ``params`` (JSON values only),
+  ``layout`` (the rule's :attr:`~olc._compiled.layout.Layout.fingerprint` and
+  :meth:`~olc._compiled.layout.Layout.describe`); fitted learners add ``n_features_in``,
+  ``n_steps``, ``n_updates``.
+- fitted learners: ``vecs`` (float64, 2-D), ``ints`` (int64), ``scal`` (float64, 1-D), and
+  for classifiers ``classes`` (the two labels, numbers or strings).
+
+:func:`load` checks every field (presence, type, dtype, shape against the layout and the
+learner's own initial state, finiteness, class count, kind, the layout fingerprint, the
+hyper-parameters) and raises :class:`PersistenceError` naming the file, the field, what was
+expected and what was found. Files of olc 0.1.0 (``olc-learner/1``: no ``ints``, 16 scalar
+slots) are upgraded on load (see :func:`_upgrade_v1`).
+"""
 import json
+import zipfile
 from pathlib import Path
 
 import numpy as np
 
 from . import __version__
-from ._compiled.driver import NO_INTS
-from .learners.registry import info, name_of
+from ._atomic import atomic_open
+from .learners.registry import UnknownAlgorithmError, info, name_of
 
-FORMAT = "olc-learner/1"
+FORMAT = "olc-learner/2"
+LEGACY_FORMATS = ("olc-learner/1",)
+
+_META_BASE = {"format": str, "olc_version": str, "algorithm": str, "class": str,
+              "params": dict}
+_META_V2 = {"kind": str, "layout": (dict, type(None))}
+_META_FITTED = {"n_features_in": int, "n_steps": int, "n_updates": int}
+_STATE = ("vecs", "ints", "scal")
 
 
 class PersistenceError(ValueError):
     pass
 
 
+# -- save ------------------------------------------------------------------------------------
+
+def _plain(value):
+    """Hyper-parameter values as plain JSON values (NumPy scalars → int/float/bool/str)."""
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _layout_meta(learner):
+    layout = getattr(learner, "_layout", None)
+    if layout is None:  # TRANSITION: learners not yet on named layouts
+        return None
+    return {"fingerprint": layout.fingerprint, "describe": layout.describe()}
+
+
+def _storable_classes(learner):
+    classes = np.asarray(learner.classes_)
+    if classes.dtype.kind == "O":
+        # e.g. strings from pandas: store as a NumPy type if that loses nothing.
+        converted = np.array(classes.tolist())
+        if converted.dtype.kind in "biufU" and converted.tolist() == classes.tolist():
+            classes = converted
+    if classes.dtype.kind not in "biufU":
+        raise PersistenceError(f"cannot save classes of dtype {classes.dtype}: only numbers "
+                               "and strings are stored (no pickle)")
+    return classes
+
+
 def save(learner, path):
-    """Write ``learner`` (fitted or not) to ``path`` (``.npz`` is appended if missing)."""
+    """Write ``learner`` (fitted or not) to ``path`` (``.npz`` is appended if missing).
+
+    The file is written atomically: a kill while saving leaves the previous file (if any)
+    or the new one, never a truncated one."""
     path = Path(path)
     if path.suffix != ".npz":
         path = path.with_suffix(path.suffix + ".npz")
-    meta = {"format": FORMAT, "olc_version": __version__, "algorithm": name_of(learner),
-            "class": type(learner).__name__, "params": learner.get_params(deep=False)}
+    entry = info(name_of(learner))
+    meta = {"format": FORMAT, "olc_version": __version__, "algorithm": entry.name,
+            "class": type(learner).__name__, "kind": entry.kind,
+            "params": _plain(learner.get_params(deep=False)), "layout": _layout_meta(learner)}
     arrays = {}
-    if learner._is_initialised() and not hasattr(learner, "classes_"):  # a regressor
+    if learner._is_initialised():
         arrays = {"vecs": learner._vecs, "ints": learner._ints, "scal": learner._scal}
-    elif learner._is_initialised():
-        classes = np.asarray(learner.classes_)
-        if classes.dtype.kind == "O":
-            # e.g. strings from pandas: store as a NumPy type if that loses nothing.
-            converted = np.array(classes.tolist())
-            if converted.dtype.kind in "biufU" and converted.tolist() == classes.tolist():
-                classes = converted
-        if classes.dtype.kind not in "biufU":
-            raise PersistenceError(f"cannot save classes of dtype {classes.dtype}: only numbers "
-                                   "and strings are stored (no pickle)")
-        arrays = {"vecs": learner._vecs, "ints": learner._ints, "scal": learner._scal,
-                  "classes": classes}
-    if arrays:
+        if entry.kind == "classifier":
+            arrays["classes"] = _storable_classes(learner)
         meta["n_steps"] = int(learner.n_steps_)
         meta["n_updates"] = int(learner.n_updates_)
         meta["n_features_in"] = int(learner.n_features_in_)
     try:
-        meta_json = json.dumps(meta)
-    except TypeError as exc:
+        meta_json = json.dumps(meta, allow_nan=False)
+    except (TypeError, ValueError) as exc:
         raise PersistenceError(f"hyper-parameters must be JSON values to be saved: {exc}") from None
-    np.savez(path, meta=np.array(meta_json), **arrays)
+    if not path.parent.is_dir():
+        raise PersistenceError(f"cannot save to {path}: folder {path.parent} does not exist")
+    with atomic_open(path, "wb") as fh:
+        np.savez(fh, meta=np.array(meta_json), **arrays)
     return path
 
 
-def load(path):
-    """Rebuild a learner saved by :func:`save`; its state is restored bit for bit."""
-    path = Path(path)
+# -- load ------------------------------------------------------------------------------------
+
+class _Checker:
+    """Raises PersistenceError("FILE: FIELD: expected …, found …")."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def fail(self, field, expected, found=None):
+        tail = "" if found is None else f", found {found}"
+        raise PersistenceError(f"{self.path}: {field}: expected {expected}{tail}")
+
+    def type_of(self, meta, key, kind):
+        value = meta[key]
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        ok = isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds)
+        if not ok:
+            names = " or ".join("null" if k is type(None) else k.__name__ for k in kinds)
+            self.fail(f"metadata {key!r}", f"a JSON {names}", f"{value!r}")
+        return value
+
+
+def _read(path):
+    """(meta dict, {name: array}) — anything unreadable is a PersistenceError."""
     try:
         data = np.load(path, allow_pickle=False)
         if not isinstance(data, np.lib.npyio.NpzFile):
             raise ValueError("a single array, not an .npz archive")
         with data:
-            meta = json.loads(str(data["meta"]))
+            if "meta" not in data.files:
+                raise ValueError("no 'meta' entry")
+            meta_array = data["meta"]
+            if (not isinstance(meta_array, np.ndarray) or meta_array.dtype.kind != "U"
+                    or meta_array.ndim != 0):
+                raise ValueError("'meta' is not a JSON string")
+            meta = json.loads(str(meta_array))
             arrays = {k: data[k] for k in data.files if k != "meta"}
-    except (OSError, ValueError, KeyError) as exc:
-        raise PersistenceError(f"{path}: not an olc learner file ({exc})") from None
-    if meta.get("format") != FORMAT:
-        raise PersistenceError(f"{path}: unknown format {meta.get('format')!r}, expected {FORMAT}")
-    entry = info(meta["algorithm"])
-    learner = entry.cls(**meta["params"])
-    if arrays:
-        learner._vecs = np.ascontiguousarray(arrays["vecs"], dtype=np.float64)
-        learner._scal = np.ascontiguousarray(arrays["scal"], dtype=np.float64)
-        # Files of olc 0.1.0 have no integer state (no rule kept any then).
-        learner._ints = np.ascontiguousarray(arrays.get("ints", NO_INTS), dtype=np.int64)
-        if "classes" in arrays:  # regressors have none
-            learner.classes_ = arrays["classes"]
-        learner.n_features_in_ = meta["n_features_in"]
-        learner.n_steps_ = meta["n_steps"]
-        learner.n_updates_ = meta["n_updates"]
+            for key, value in arrays.items():
+                if not isinstance(value, np.ndarray):  # NpzFile gives raw bytes for non-.npy
+                    raise ValueError(f"entry {key!r} is not a NumPy array")
+    except (OSError, ValueError, KeyError, EOFError, MemoryError, UnicodeError,
+            zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError) as exc:
+        raise PersistenceError(f"{path}: not an olc learner file ({type(exc).__name__}: "
+                               f"{exc})") from None
+    if not isinstance(meta, dict):
+        raise PersistenceError(f"{path}: not an olc learner file (metadata is a "
+                               f"{type(meta).__name__}, not a JSON object)")
+    return meta, arrays
+
+
+def _check_meta(check, meta, fitted):
+    fmt = meta.get("format")
+    if fmt != FORMAT and fmt not in LEGACY_FORMATS:
+        raise PersistenceError(f"{check.path}: unknown format {fmt!r}, expected {FORMAT} "
+                               f"(or {', '.join(LEGACY_FORMATS)})")
+    spec = dict(_META_BASE, **({} if fmt in LEGACY_FORMATS else _META_V2),
+                **(_META_FITTED if fitted else {}))
+    missing = sorted(set(spec) - set(meta))
+    unknown = sorted(set(meta) - set(spec))
+    if missing or unknown:
+        check.fail("metadata keys", f"{sorted(spec)}",
+                   f"{'missing ' + str(missing) if missing else ''}"
+                   f"{'; ' if missing and unknown else ''}"
+                   f"{'unknown ' + str(unknown) if unknown else ''}")
+    for key, kind in spec.items():
+        check.type_of(meta, key, kind)
+    try:
+        entry = info(meta["algorithm"])
+    except UnknownAlgorithmError as exc:
+        raise PersistenceError(f"{check.path}: metadata 'algorithm': {exc}") from None
+    if meta["class"] != entry.cls.__name__:
+        check.fail("metadata 'class'", f"{entry.cls.__name__!r} for {entry.name!r}",
+                   repr(meta["class"]))
+    if "kind" in meta and meta["kind"] != entry.kind:
+        check.fail("metadata 'kind'", f"{entry.kind!r} ({entry.name} is a {entry.kind})",
+                   repr(meta["kind"]))
+    if fitted:
+        if meta["n_features_in"] < 1:
+            check.fail("metadata 'n_features_in'", "an integer ≥ 1", meta["n_features_in"])
+        if not 0 <= meta["n_updates"] <= meta["n_steps"]:
+            check.fail("metadata 'n_steps', 'n_updates'", "0 ≤ n_updates ≤ n_steps",
+                       f"n_steps = {meta['n_steps']}, n_updates = {meta['n_updates']}")
+    return entry
+
+
+def _build(check, entry, meta):
+    """The learner with the file's hyper-parameters, validated as ``fit`` validates them."""
+    params = meta["params"]
+    allowed = set(entry.parameters) | {k for k, _ in entry.preset}
+    unknown = sorted(set(params) - allowed)
+    if unknown:
+        check.fail("metadata 'params'",
+                   f"parameters of {entry.name} ({', '.join(sorted(allowed))})",
+                   f"unknown {unknown}")
+    for key, value in entry.preset:
+        if key in params and params[key] != value:
+            check.fail(f"metadata 'params' {key!r}", f"{value!r} (fixed for {entry.name})",
+                       repr(params[key]))
+    try:
+        learner = entry.cls(**params)
+        learner._hyperparameters()
+    except (TypeError, ValueError) as exc:
+        raise PersistenceError(f"{check.path}: metadata 'params': {exc}") from None
+    return learner
+
+
+def _check_layout(check, meta, learner):
+    if meta["format"] in LEGACY_FORMATS:
+        return
+    ours = _layout_meta(learner)
+    theirs = meta["layout"]
+    ours_fp = None if ours is None else ours["fingerprint"]
+    theirs_fp = theirs.get("fingerprint") if isinstance(theirs, dict) else None
+    if ours_fp != theirs_fp:
+        diff = ""
+        described = isinstance(theirs, dict) and isinstance(theirs.get("describe"), dict)
+        if ours is not None and described:
+            fields = sorted(k for k in ours["describe"]
+                            if ours["describe"][k] != theirs["describe"].get(k))
+            diff = f" (they differ in: {', '.join(fields)})" if fields else ""
+        raise PersistenceError(
+            f"{check.path}: saved by olc {meta['olc_version']} for the state layout "
+            f"{theirs_fp} of {meta['algorithm']}; this olc ({__version__}) uses layout "
+            f"{ours_fp}{diff}. The file cannot be read as this version's state: load it "
+            f"with olc {meta['olc_version']}, or refit.")
+
+
+def _upgrade_v1(check, learner, arrays):
+    """olc 0.1.0 files: no ``ints``; ``scal`` had 16 slots for every rule. A learner whose
+    state changed provides ``_upgrade_legacy_state(vecs, scal) -> (vecs, ints, scal)``;
+    otherwise the layout's named slots are a prefix of the old 16 (refused if a dropped slot
+    held a value) and the rule keeps no integer state."""
+    vecs, scal = arrays["vecs"], arrays["scal"]
+    upgrade = getattr(learner, "_upgrade_legacy_state", None)
+    if upgrade is not None:
+        try:
+            return upgrade(vecs, scal)
+        except (ValueError, IndexError, TypeError) as exc:
+            raise PersistenceError(f"{check.path}: state saved by olc 0.1.0 cannot be "
+                                   f"upgraded: {exc}") from None
+    layout = getattr(learner, "_layout", None)
+    if layout is not None and not layout.variable_scalars and scal.ndim == 1:
+        keep = layout.n_scalars
+        dropped = scal[keep:]
+        if np.any(dropped != 0):
+            k = keep + int(np.flatnonzero(dropped != 0)[0])
+            check.fail("scal (olc 0.1.0 file)", f"zeros beyond the {keep} slot(s) of "
+                       f"{layout.describe()['scalars']}", f"scal[{k}] = {scal[k].item()!r}")
+        scal = scal[:keep]
+    if np.size(learner._initial_ints(max(vecs.shape[-1], 1))):
+        raise PersistenceError(
+            f"{check.path}: saved by olc 0.1.0, which kept no integer state; this olc's "
+            f"{type(learner).__name__} needs one and defines no upgrade "
+            "(_upgrade_legacy_state): refit the model")
+    return vecs, None, scal
+
+
+def _as(check, name, array, kind, ndim):
+    """The array as native float64/int64 of ``ndim`` dimensions (byte order may differ)."""
+    want = {"f": "float64", "i": "int64"}[kind]
+    if not isinstance(array, np.ndarray) or array.dtype.kind != kind or array.dtype.itemsize != 8:
+        check.fail(name, f"dtype {want}", getattr(array, "dtype", type(array).__name__))
+    if array.ndim != ndim:
+        check.fail(name, f"{ndim}-D", f"shape {array.shape}")
+    return np.ascontiguousarray(array, dtype=want)
+
+
+def _expected_state(check, learner, n_features, vecs):
+    """The learner's own initial (vecs, ints, scal) for ``n_features`` columns, computed only
+    when the file's ``vecs`` is at least that wide (so the allocation is bounded by the
+    file's own data)."""
+    if vecs.shape[0] < 1:
+        check.fail("vecs", "at least one row", f"shape {vecs.shape}")
+    if n_features > vecs.shape[1]:
+        check.fail("vecs", f"at least n_features_in = {n_features} columns",
+                   f"shape {vecs.shape}")
+    try:
+        v0, s0 = learner._initial_state(n_features)
+        i0 = learner._initial_ints(n_features)
+    except MemoryError:
+        check.fail("metadata 'n_features_in'", "a size whose state fits in memory",
+                   n_features)
+    return v0.shape, np.shape(i0), s0.shape
+
+
+def _check_state(check, learner, n_features, vecs, ints, scal):
+    vecs = _as(check, "vecs", vecs, "f", 2)
+    ints = _as(check, "ints", ints, "i", np.ndim(learner._initial_ints(1)))
+    scal = _as(check, "scal", scal, "f", 1)
+    (rows, width), ints_shape, (n_scal,) = _expected_state(check, learner, n_features, vecs)
+    layout = getattr(learner, "_layout", None)
+    grows = type(learner)._grow_state is not _base_grow_state()  # TRANSITION fallback
+    variable_rows = layout.variable_vectors if layout is not None else grows
+    variable_scal = layout.variable_scalars if layout is not None else grows
+    if vecs.shape[1] != width:
+        check.fail("vecs", f"{width} columns for n_features_in = {n_features}",
+                   f"shape {vecs.shape}")
+    if vecs.shape[0] != rows and not (variable_rows and vecs.shape[0] > rows):
+        check.fail("vecs", f"{'at least ' if variable_rows else ''}{rows} rows",
+                   f"shape {vecs.shape}")
+    if ints.shape != ints_shape:
+        check.fail("ints", f"shape {ints_shape}", f"shape {ints.shape}")
+    if scal.shape[0] != n_scal and not (variable_scal and scal.shape[0] > n_scal):
+        check.fail("scal", f"{'at least ' if variable_scal else ''}{n_scal} slots",
+                   f"{scal.shape[0]}")
+    for name, array in (("vecs", vecs), ("scal", scal)):
+        bad = np.flatnonzero(~np.isfinite(array.ravel()))
+        if bad.size:
+            where = np.unravel_index(int(bad[0]), array.shape)
+            check.fail(name, "finite values",
+                       f"{array[where].item()!r} at index {tuple(map(int, where))}")
+    problem = learner._check_loaded_state(vecs, ints, scal)
+    if problem:
+        raise PersistenceError(f"{check.path}: {problem}")
+    return vecs, ints, scal
+
+
+def _base_grow_state():
+    from .learners.base import OnlineLinearModel
+
+    return OnlineLinearModel._grow_state
+
+
+def _check_classes(check, entry, arrays):
+    if entry.kind == "regressor":
+        return None
+    classes = arrays["classes"]
+    if classes.ndim != 1 or classes.shape[0] != 2:
+        check.fail("classes", "the 2 labels of a binary classifier", f"shape {classes.shape}")
+    if classes.dtype.kind not in "biufU":
+        check.fail("classes", "numbers or strings", f"dtype {classes.dtype}")
+    if classes.dtype.kind == "f" and not np.isfinite(classes).all():
+        check.fail("classes", "finite labels", classes.tolist())
+    if not classes[0] < classes[1]:
+        check.fail("classes", "two distinct labels in sorted order", classes.tolist())
+    return classes
+
+
+def load(path):
+    """Rebuild a learner saved by :func:`save`; its state is restored bit for bit.
+
+    Every field is checked first (see the module docstring); any inconsistency raises
+    :class:`PersistenceError` naming the file and the field."""
+    path = Path(path)
+    check = _Checker(path)
+    meta, arrays = _read(path)
+    fitted = bool(arrays)
+    entry = _check_meta(check, meta, fitted)
+    legacy = meta["format"] in LEGACY_FORMATS
+    expected = set() if not fitted else (
+        {"vecs", "scal"} if legacy else set(_STATE)) | (
+        {"classes"} if entry.kind == "classifier" else set())
+    if set(arrays) != expected:
+        missing, unknown = sorted(expected - set(arrays)), sorted(set(arrays) - expected)
+        check.fail("arrays", f"{sorted(expected) or 'none (an unfitted learner)'} for a "
+                   f"{'fitted ' if fitted else ''}{entry.kind}",
+                   f"missing {missing}, unexpected {unknown}" if missing else
+                   f"unexpected {unknown}")
+    learner = _build(check, entry, meta)
+    _check_layout(check, meta, learner)
+    if not fitted:
+        return learner
+    classes = _check_classes(check, entry, arrays)
+    n_features = meta["n_features_in"]
+    if legacy:
+        arrays["vecs"] = _as(check, "vecs", arrays["vecs"], "f", 2)
+        arrays["scal"] = _as(check, "scal", arrays["scal"], "f", 1)
+        arrays["vecs"], arrays["ints"], arrays["scal"] = _upgrade_v1(check, learner, arrays)
+        if arrays["ints"] is None:
+            arrays["ints"] = learner._initial_ints(n_features)  # no integer state
+    vecs, ints, scal = _check_state(check, learner, n_features, arrays["vecs"],
+                                    arrays["ints"], arrays["scal"])
+    learner._vecs, learner._ints, learner._scal = vecs, ints, scal
+    if classes is not None:
+        learner.classes_ = classes
+    learner.n_features_in_ = n_features
+    learner.n_steps_ = meta["n_steps"]
+    learner.n_updates_ = meta["n_updates"]
     return learner

@@ -1,14 +1,28 @@
 """A progress bar that appears only for work that lasts: it shows up once ``delay`` seconds
-have passed (so quick runs print nothing), on standard error, and vanishes when done."""
+have passed (so quick runs print nothing), on standard error, and vanishes when done. It
+shows the rate (``unit``/s); ``total=None`` (a stream of unknown length) shows the count."""
 import time
 
 
+def _rate_column(unit):
+    from rich.progress import ProgressColumn
+    from rich.text import Text
+
+    class Rate(ProgressColumn):
+        def render(self, task):
+            speed = task.finished_speed or task.speed
+            return Text("" if speed is None else f"{speed:,.0f} {unit}/s")
+
+    return Rate()
+
+
 class LazyProgress:
-    def __init__(self, total, label, delay=1.0, enabled=True):
+    def __init__(self, total, label, delay=1.0, enabled=True, unit="rows"):
         self.total = total
         self.label = label
         self.delay = delay
         self.enabled = enabled
+        self.unit = unit
         self.completed = 0
         self._start = time.perf_counter()
         self._bar = None
@@ -23,10 +37,13 @@ class LazyProgress:
             from rich.progress import (BarColumn, Progress, TextColumn, TimeElapsedColumn,
                                        TimeRemainingColumn)
 
-            self._bar = Progress(TextColumn("{task.description}"), BarColumn(),
-                                 TextColumn("{task.completed}/{task.total}"),
-                                 TimeElapsedColumn(), TimeRemainingColumn(),
-                                 console=Console(stderr=True), transient=True)
+            count = ("{task.completed}/{task.total}" if self.total is not None
+                     else "{task.completed:,} " + self.unit)
+            columns = [TextColumn("{task.description}"), BarColumn(), TextColumn(count),
+                       _rate_column(self.unit), TimeElapsedColumn()]
+            if self.total is not None:
+                columns.append(TimeRemainingColumn())
+            self._bar = Progress(*columns, console=Console(stderr=True), transient=True)
             self._bar.start()
             self._task = self._bar.add_task(self.label, total=self.total,
                                             completed=self.completed)

@@ -17,7 +17,7 @@ the caller raises with the row's location.
 
 τ: optionally (``check``), after every update the new classifier is tested on a fixed
 evaluation set and the first step at which it classifies every evaluation point with positive
-margin is returned (seed 002 §6 (iii)); the test stops at the first violating point and is
+margin is returned (Ho-Nguyen et al. 2025, §6 (iii)); the test stops at the first violating point and is
 not repeated once τ is found.
 """
 import math

@@ -14,7 +14,10 @@ import hashlib
 import io
 import lzma
 import os
+import zlib
 from pathlib import Path
+
+from .errors import DataFormatError
 
 __all__ = [
     "COMPRESSED_SUFFIXES",
@@ -47,19 +50,61 @@ def detect_compression(path: str | os.PathLike) -> str | None:
     return None
 
 
+#: What a damaged (truncated or corrupt) compressed stream raises while it is read.
+DECOMPRESSION_ERRORS = (EOFError, lzma.LZMAError, zlib.error, gzip.BadGzipFile, OSError)
+
+
+class _Guarded(io.RawIOBase):
+    """A decompressing stream whose read errors become one :class:`DataFormatError` naming
+    the file, the last complete line and the byte offset of the decompressed content."""
+
+    def __init__(self, inner, path, kind):
+        self._inner, self._path, self._kind = inner, path, kind
+        self.offset = 0  # decompressed bytes delivered
+        self.lines = 0   # complete lines delivered (newlines seen)
+
+    def readable(self):
+        return True
+
+    def readinto(self, buffer):
+        try:
+            # read1: what one step of decompression gives, so that an error loses at most
+            # that step and the reported position is close to the damage.
+            data = self._inner.read1(len(buffer))
+        except DECOMPRESSION_ERRORS as exc:
+            where = (f"after line {self.lines} (lines 1-{self.lines} decompressed)" if self.lines
+                     else "before the end of its first line")
+            raise DataFormatError(
+                self._path, None, None,
+                f"the {self._kind} data is truncated or corrupt {where}, at byte "
+                f"{self.offset} of the decompressed content ({type(exc).__name__}: {exc}); "
+                "replace the file") from exc
+        n = len(data)
+        buffer[:n] = data
+        self.offset += n
+        self.lines += data.count(b"\n")
+        return n
+
+    def close(self):
+        try:
+            self._inner.close()
+        finally:
+            super().close()
+
+
 def open_binary(path: str | os.PathLike) -> io.BufferedIOBase:
     """Open ``path`` for binary reading, decompressing on the fly if needed.
 
-    The returned object streams: memory does not grow with the file size.
+    The returned object streams: memory does not grow with the file size. A damaged
+    compressed file raises :class:`~olc.data.errors.DataFormatError` (file, last complete
+    line) when the damaged part is reached.
     """
     kind = detect_compression(path)
-    if kind == "xz":
-        return lzma.open(path, "rb")
-    if kind == "gz":
-        return gzip.open(path, "rb")
-    if kind == "bz2":
-        return bz2.open(path, "rb")
-    return open(path, "rb")
+    opener = {"xz": lzma.open, "gz": gzip.open, "bz2": bz2.open}.get(kind)
+    if opener is None:
+        return open(path, "rb")
+    return io.BufferedReader(_Guarded(opener(path, "rb"), os.fspath(path), kind),
+                             buffer_size=1 << 16)
 
 
 def strip_compression_suffix(name: str) -> str:

@@ -14,6 +14,8 @@ import tempfile
 from pathlib import Path
 from urllib.request import Request, urlopen
 
+from .._atomic import new_file_mode
+
 __all__ = ["download_to_temp", "DestinationNotWritable", "TIMEOUT_S"]
 
 
@@ -49,11 +51,13 @@ def download_to_temp(url: str, folder: Path) -> Path:
                 if not block:
                     break
                 out.write(block)
+            out.flush()
+            os.fsync(out.fileno())  # complete on disk before the caller renames it
     except BaseException:
         if fd != -1:
             os.close(fd)
         Path(tmp).unlink(missing_ok=True)
         raise
-    # mkstemp creates 0600 files; a data file should be readable like any download
-    os.chmod(tmp, 0o644)
+    # mkstemp creates 0600 files; a data file gets the permissions of any new file
+    os.chmod(tmp, new_file_mode())
     return Path(tmp)

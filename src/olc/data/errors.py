@@ -12,6 +12,7 @@ __all__ = [
     "DataError",
     "DatasetNotFoundError",
     "ChecksumError",
+    "ChangedFileError",
     "DataFormatError",
     "UnknownDatasetError",
 ]
@@ -57,6 +58,17 @@ class ChecksumError(DataError, ValueError):
 
     def __reduce__(self):  # picklable across joblib workers despite the custom __init__
         return (_rebuild, (type(self), self._init_args, self._init_kwargs))
+
+
+class ChangedFileError(ChecksumError):
+    """A file that passed its checksum earlier fails to read and, hashed again, no longer
+    matches: it changed (damaged in place) after it was verified."""
+
+    def __str__(self) -> str:
+        detail = self._init_kwargs["detail"]
+        return (f"checksum no longer matches: replace {self.path} (it was verified on an "
+                f"earlier use and has changed since: expected sha256 {self.expected}, got "
+                f"{self.actual}{'; ' + detail if detail else ''})")
 
 
 class DataFormatError(DataError, ValueError):

@@ -30,9 +30,10 @@ from typing import Iterator, NamedTuple
 
 import numpy as np
 
+from . import _verified
 from ._compression import detect_compression, open_binary
-from .errors import DataFormatError
-from .registry import DatasetSpec, check_split, fetch, get_spec
+from .errors import ChangedFileError, ChecksumError, DataError, DataFormatError
+from .registry import DatasetSpec, check_file, check_split, fetch, get_spec
 from .svmlight import DEFAULT_CHUNK_ROWS, iter_svmlight_chunks, read_svmlight
 from .synthetic import stream_of
 
@@ -257,7 +258,31 @@ def load(
     spec = get_spec(name)
     split = check_split(spec, split)
     paths = fetch(name, split, data_home=data_home, download=download)
-    return LOADERS[spec.loader](spec, split, paths, **kwargs)
+    try:
+        return LOADERS[spec.loader](spec, split, paths, **kwargs)
+    except _READ_FAILURES as exc:
+        _recheck(spec, split, paths, exc)
+        raise
+
+
+#: What reading a damaged file can raise (decompression errors arrive as DataFormatError).
+_READ_FAILURES = (DataError, OSError, EOFError, ValueError)
+
+
+def _recheck(spec: DatasetSpec, split: str, paths: dict, exc: BaseException) -> None:
+    """A file that was verified once (markers trust size, time stamp and inode) and now
+    fails to read may have been damaged in place: hash it again and, if it no longer
+    matches, raise :class:`ChangedFileError` (which file to replace) instead of ``exc``."""
+    for f in spec.files_for(split):
+        path = paths.get(f.name)
+        if path is None:
+            continue
+        try:
+            check_file(path, f)
+        except ChecksumError as mismatch:
+            _verified.forget(path)
+            raise ChangedFileError(path, mismatch.expected, mismatch.actual,
+                                   detail=f"reading it failed: {exc}") from exc
 
 
 def iter_chunks(
@@ -282,9 +307,13 @@ def iter_chunks(
         chunks = iter_svmlight_chunks(path, chunk_rows, n_features=spec.n_features)
 
         def checked():
-            for X, y in chunks:
-                _check_pm1(path, y)
-                yield X, y
+            try:
+                for X, y in chunks:
+                    _check_pm1(path, y)
+                    yield X, y
+            except _READ_FAILURES as exc:
+                _recheck(spec, split, paths, exc)
+                raise
 
         return checked()
     if spec.loader in ("usps", "mnist"):

@@ -48,7 +48,7 @@ from ._compression import (
     sha256_file,
     strip_compression_suffix,
 )
-from .errors import ChecksumError, DatasetNotFoundError, UnknownDatasetError
+from .errors import ChecksumError, DataFormatError, DatasetNotFoundError, UnknownDatasetError
 
 __all__ = [
     "RemoteFile",
@@ -256,7 +256,8 @@ def _content_digest(path: Path) -> tuple[str | None, str]:
     """(sha256 of the decompressed content, "") or (None, why it does not decompress)."""
     try:
         return sha256_content(path)[0], ""
-    except (OSError, EOFError, lzma.LZMAError, zlib.error) as e:
+    except (OSError, EOFError, lzma.LZMAError, zlib.error, DataFormatError) as e:
+        e = e.__cause__ if isinstance(e, DataFormatError) and e.__cause__ is not None else e
         return None, f"does not decompress: {type(e).__name__}: {e}"
 
 

@@ -32,6 +32,11 @@ def synthetic_stream(n=20000, d=20, margin=0.1, offset=5.0, seed=0):
     translation-dependent learners pay and translation-invariant ones do not)."""
     from .synthetic import separable
 
+    for name, value, ok, need in (("n", n, n >= 1, "≥ 1"), ("d", d, d >= 1, "≥ 1"),
+                                  ("margin", margin, 0 <= margin < 1, "in [0, 1)"),
+                                  ("offset", offset, np.isfinite(offset), "finite")):
+        if not ok:
+            raise ValueError(f"synthetic: {name} must be {need}, got {value!r}")
     rng = np.random.default_rng(seed)
     direction = rng.normal(size=d)
     direction /= np.linalg.norm(direction)

@@ -94,16 +94,21 @@ class ProgressiveResult:
         return out
 
 
-def progressive(learner, X, y, passes=1, shuffle_seed=None, classes=None, tau_on=None,
+def progressive(learner, X, y=None, passes=1, shuffle_seed=None, classes=None, tau_on=None,
                 chunk_rows=None, progress=None, shuffle_first_pass=True):
     """Run the online protocol of ``learner`` over (X, y), in place.
+
+    ``progressive(learner, chunks)`` (no y): ``chunks`` is an iterable of ``(X, y)`` pairs
+    (e.g. ``olc.data.iter_svmlight_chunks(path)``) learned in order in one pass, with memory
+    bounded by the chunk; it returns a :class:`~olc.evaluate.streaming.StreamedResult`
+    (totals only; τ is not tracked: it needs the whole data set).
 
     Parameters
     ----------
     learner : an olc learner (trained in place: pass ``sklearn.base.clone(learner)`` to keep
         the original untouched).
-    X, y : dense array or sparse matrix, and labels (any two values) — or, for a regressor,
-        real-valued targets (the result then reports squared/absolute errors, not mistakes).
+    X, y : dense array (or anything ``fit`` takes: lists of rows, ...) or sparse matrix, and
+        labels (any two values) — or, for a regressor, real-valued targets (the result then reports squared/absolute errors, not mistakes).
     passes : number of passes over the data.
     shuffle_seed : None — every pass in the data's order; an int — every pass in a fresh
         permutation drawn from ``numpy.random.default_rng(shuffle_seed)``.
@@ -125,6 +130,15 @@ def progressive(learner, X, y, passes=1, shuffle_seed=None, classes=None, tau_on
     X is validated once; passes and permutations are index arrays handed to the compiled
     loop, so no copy of X is made.
     """
+    if y is None:
+        if passes != 1 or shuffle_seed is not None or tau_on is not None:
+            raise ValueError("a stream of (X, y) chunks is learned in one pass, in order, "
+                             "without τ (passes=1, shuffle_seed=None, tau_on=None)")
+        from .streaming import progressive_chunks
+
+        return progressive_chunks(learner, X, classes=classes, progress=progress)
+    if not (sp.issparse(X) or hasattr(X, "shape")):
+        X = np.asarray(X, dtype=np.float64)  # lists and tuples, as fit takes them
     y = np.asarray(y)
     n = X.shape[0]
     if y.ndim != 1 or y.shape[0] != n:

@@ -30,6 +30,9 @@ from pathlib import Path
 
 import numpy as np
 
+from .._atomic import atomic_open
+from .._cache import discard, read_npz
+
 SVC_SETTINGS = {"C": 1.0, "loss": "hinge", "dual": True, "class_weight": "balanced",
                 "max_iter": 2000, "tol": 1e-4, "random_state": 0}
 MIN_DISTANCE = 0.01
@@ -107,20 +110,47 @@ def build(cache_dir=None, records=None):
     path = None
     if cache_dir is not None and records is None:
         path = Path(cache_dir) / f"adult-omm-v{CACHE_VERSION}.npz"
-        if path.exists():
-            with np.load(path, allow_pickle=False) as f:
-                if str(f["key"]) == key:
-                    return AdultOMM(f["X"], f["y"], [str(s) for s in f["names"]],
-                                    int(f["rows_without_missing"]), f["svc_coef"],
-                                    float(f["svc_intercept"]))
+        cached = _read_cache(path, key)
+        if cached is not None:
+            return cached
     if records is None:
         records = adult_records("all")
     X, y, names = encode(records.columns, records.y)
     keep, coef, intercept = separable_subset(X, y)
     data = AdultOMM(X[keep], y[keep], names, int(X.shape[0]), coef, intercept)
     if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(path, X=data.X, y=data.y, names=np.array(names), key=np.array(key),
-                 rows_without_missing=data.rows_without_missing, svc_coef=coef,
-                 svc_intercept=intercept)
+        try:  # atomic: a kill while writing leaves no truncated entry
+            with atomic_open(path, "wb") as fh:
+                np.savez(fh, X=data.X, y=data.y, names=np.array(names), key=np.array(key),
+                         rows_without_missing=data.rows_without_missing, svc_coef=coef,
+                         svc_intercept=intercept)
+        except OSError:
+            pass  # a read-only cache only costs the rebuild
     return data
+
+
+_CACHE_FIELDS = ("X", "y", "names", "key", "rows_without_missing", "svc_coef", "svc_intercept")
+
+
+def _read_cache(path, key):
+    """The cached data set, or None (missing; damaged or stale: discarded with a warning)."""
+    f = read_npz(path, _CACHE_FIELDS)
+    if f is None:
+        return None
+    X, y, names, coef = f["X"], f["y"], f["names"], f["svc_coef"]
+    checks = [(f["key"].ndim == 0 and str(f["key"]) == key, "built with other SVC settings"),
+              (X.dtype == np.float64 and X.ndim == 2, f"X is {X.dtype} of shape {X.shape}"),
+              (y.shape == X.shape[:1] and np.isin(y, (-1.0, 1.0)).all(), "y does not match X"),
+              (names.shape == X.shape[1:] and coef.shape == X.shape[1:],
+               "names or coefficients do not match X's columns"),
+              (np.isfinite(X).all() and np.isfinite(coef).all(), "non-finite values")]
+    for ok, why in checks:
+        if not ok:
+            discard(path, why)
+            return None
+    try:
+        return AdultOMM(X, y, [str(s) for s in names], int(f["rows_without_missing"]), coef,
+                        float(f["svc_intercept"]))
+    except (TypeError, ValueError) as exc:
+        discard(path, str(exc))
+        return None

@@ -80,6 +80,8 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__
+from .._atomic import atomic_open, write_text
+from .._cache import discard, read_json_object, read_npz
 from ..evaluate import final_margin, progressive
 from ..learners import make, max_margin
 from ..progress import LazyProgress
@@ -253,29 +255,42 @@ def _data_digest(X, y):
     return h.hexdigest()
 
 
-def _load_geometry(path, digest):
+_GEOMETRY_FIELDS = ("digest", "version", "coef", "intercept", "gamma", "v_pos", "v_neg",
+                    "weights", "D_pos", "D_neg", "D_bar", "max_violation")
+
+
+def _load_geometry(path, digest, d):
+    """The cached geometry of the points with this digest (``d`` features), or None: missing,
+    of other points (silently), or damaged (discarded with a warning)."""
+    f = read_npz(path, _GEOMETRY_FIELDS)
+    if f is None:
+        return None
     try:
-        with np.load(path, allow_pickle=False) as f:
-            if str(f["digest"]) != digest or int(f["version"]) != GEOMETRY_VERSION:
-                return None
-            return Geometry(coef=f["coef"], intercept=float(f["intercept"]),
-                            gamma=float(f["gamma"]), v_pos=f["v_pos"], v_neg=f["v_neg"],
-                            weights=f["weights"], D_pos=float(f["D_pos"]),
-                            D_neg=float(f["D_neg"]), D_bar=float(f["D_bar"]),
-                            max_violation=float(f["max_violation"]))
-    except (OSError, KeyError, ValueError):
+        if str(f["digest"]) != digest:
+            return None  # another subset of the same size: recompute (and overwrite)
+        if int(f["version"]) != GEOMETRY_VERSION:
+            raise ValueError(f"version {int(f['version'])}, expected {GEOMETRY_VERSION}")
+        g = Geometry(coef=f["coef"], intercept=float(f["intercept"]),
+                     gamma=float(f["gamma"]), v_pos=f["v_pos"], v_neg=f["v_neg"],
+                     weights=f["weights"], D_pos=float(f["D_pos"]),
+                     D_neg=float(f["D_neg"]), D_bar=float(f["D_bar"]),
+                     max_violation=float(f["max_violation"]))
+        for name in ("coef", "v_pos", "v_neg"):
+            if getattr(g, name).shape != (d,) or not np.isfinite(getattr(g, name)).all():
+                raise ValueError(f"{name} has shape {getattr(g, name).shape}, expected ({d},)")
+        return g
+    except (TypeError, ValueError) as exc:
+        discard(path, str(exc))
         return None
 
 
 def _save_geometry(path, digest, g):
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp.npz")
-        np.savez(tmp, digest=np.array(digest), version=GEOMETRY_VERSION, coef=g.coef,
-                 intercept=g.intercept, gamma=g.gamma, v_pos=g.v_pos, v_neg=g.v_neg,
-                 weights=g.weights, D_pos=g.D_pos, D_neg=g.D_neg, D_bar=g.D_bar,
-                 max_violation=g.max_violation)
-        tmp.replace(path)
+    try:  # atomic (temporary file, fsync, rename): concurrent builders cannot corrupt it
+        with atomic_open(path, "wb") as fh:
+            np.savez(fh, digest=np.array(digest), version=GEOMETRY_VERSION, coef=g.coef,
+                     intercept=g.intercept, gamma=g.gamma, v_pos=g.v_pos, v_neg=g.v_neg,
+                     weights=g.weights, D_pos=g.D_pos, D_neg=g.D_neg, D_bar=g.D_bar,
+                     max_violation=g.max_violation)
     except OSError:
         pass  # a read-only cache only costs the recomputation
 
@@ -298,7 +313,7 @@ def load_adult(limit=None, cache_dir=None, records=None):
         X, y = X[:int(limit)], y[:int(limit)]
     digest = _data_digest(X, y)
     path = cache / f"adult-omm-geometry-{X.shape[0]}.npz"
-    geometry = _load_geometry(path, digest)
+    geometry = _load_geometry(path, digest, X.shape[1])
     if geometry is None:
         geometry = geometry_of(X, y)
         _save_geometry(path, digest, geometry)
@@ -506,13 +521,21 @@ def _jsonable(obj):
 
 
 def _cached(path, key, force):
-    if force or not path.exists():
+    """The cached value of a job, or None: missing or of another key (recomputed), or
+    damaged (discarded with a warning, then recomputed)."""
+    if force:
         return None
-    try:
-        payload = json.loads(path.read_text())
-    except (OSError, ValueError):
+    payload = read_json_object(path)
+    if payload is None or payload.get("key") != key:
         return None
-    return payload.get("value") if payload.get("key") == key else None
+    value = payload.get("value")
+    if not isinstance(value, (dict, list)) or not value:
+        discard(path, "no value")
+        return None
+    if isinstance(value, list) and not all(isinstance(r, dict) for r in value):
+        discard(path, "runs that are not JSON objects")
+        return None
+    return value
 
 
 def _jobs(problem, variants, out_dir, passes_permuted, seed, bias_terms):
@@ -546,7 +569,7 @@ def execute(problem, variants, out_dir, n_jobs=1, force=False,
     todo = [j for j in jobs if j[4] is None]
     results = {}
     with LazyProgress(len(jobs), "omm-adult runs", delay=0.0 if progress else 1.0,
-                      enabled=progress is not False) as bar:
+                      enabled=progress is not False, unit="runs") as bar:
         bar.advance(len(jobs) - len(todo))
         if n_jobs == 1 or len(todo) <= 1:
             outputs = (fn(*args) for _, _, fn, args, _ in todo)
@@ -681,7 +704,7 @@ def write_tables(records, out_dir, passes_permuted, b_star):
         thetas = [t for t in thetas if t in thetas_present]
         rows = table_rows(records, passes, thetas, with_paper=passes in (1, 5))
         md = Path(out_dir) / f"{name}.md"
-        md.write_text(markdown(rows, title, b_star))
+        write_text(md, markdown(rows, title, b_star))
         write_csv(Path(out_dir) / f"{name}.csv", rows, csv_columns())
         files[name] = str(md)
         files[name + "_csv"] = str(Path(out_dir) / f"{name}.csv")
@@ -1056,7 +1079,7 @@ def reproduce(problem, out_dir, n_jobs=1, force=False, passes_permuted=PASSES_PE
     files = write_tables(records, out_dir, passes_permuted, problem.original.intercept)
     files["figure_1"] = str(plot_figure_1(records, out_dir / "figure_1.png"))
     summary = summary_markdown(problem, verifications, records, passes_permuted, thetas)
-    (out_dir / "summary.md").write_text(summary)
+    write_text(out_dir / "summary.md", summary)
     files["summary"] = str(out_dir / "summary.md")
     files["json"] = str(out_dir / "results.json")
     report = {"paper": "Ho-Nguyen et al. 2025 (OMM paper), §6 and App. B",

@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from .._atomic import write_text
 from ..data import (example_5_1, example_5_1_params,
                     example_5_1_perceptron_mistake_lower_bound)
 from ..evaluate import progressive
@@ -119,11 +120,11 @@ def run(cs=None, out_dir="omm-example-5-1-out"):
     out.mkdir(parents=True, exist_ok=True)
     keys, heads = [k for k, _ in COLUMNS], [h for _, h in COLUMNS]
     md = out / "example_5_1.md"
-    md.write_text(
-        "## Ho-Nguyen et al. 2025, Example 5.1\n\nAll counts from this run. Robust "
-        "construction: c is rounded up to a power of two so that float64 arithmetic is "
-        "exact (docs/numerics.md); the last two columns use c as given. The paper's claims: "
-        "Perceptron updates ≥ m (= m here), Algorithm 1 ≤ 2 mistakes on any sequence.\n\n"
+    write_text(
+        md, "## Ho-Nguyen et al. 2025, Example 5.1\n\nAll counts from this run. Robust construction: c is "
+        "rounded up to a power of two so that float64 arithmetic is exact (docs/numerics.md);"
+        " the last two columns use c as given. The paper's claims: Perceptron updates ≥ m "
+        "(= m here), Algorithm 1 ≤ 2 mistakes on any sequence.\n\n"
         + markdown_table(rows, keys, heads, digits=6))
     write_csv(out / "example_5_1.csv", rows, keys)
     files = {"table": str(md), "csv": str(out / "example_5_1.csv"),

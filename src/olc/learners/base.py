@@ -150,6 +150,13 @@ class OnlineLinearModel(BaseEstimator):
         arrays to resume with; the default (None) means a real overflow."""
         return None
 
+    def _check_loaded_state(self, vecs, ints, scal):
+        """Rule-specific consistency of a state read from a file (``olc.load``), checked
+        after its dtypes, shapes (against the layout and ``_initial_state``) and finiteness:
+        counts within capacity, positions within range, ... Return None, or a message naming
+        the field, what was expected and what was found. Nothing to check by default."""
+        return None
+
     def _is_initialised(self):
         return hasattr(self, "_vecs") and hasattr(self, "n_steps_")
 

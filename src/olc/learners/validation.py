@@ -82,9 +82,49 @@ def as_binary_labels(y, classes):
     return out
 
 
+def check_label_types(labels, where):
+    """Object labels (what pandas gives) must be all strings or all numbers, none None — as
+    scikit-learn requires ("Mix of label input types"); otherwise sorting them fails with a
+    bare TypeError, or a None becomes a class."""
+    if labels.dtype.kind != "O" or labels.size == 0:
+        return
+    flat = labels.ravel()
+    kinds = np.frompyfunc(_label_kind, 1, 1)(flat)
+    if (kinds == "none").any():
+        row = int(np.flatnonzero(kinds == "none")[0])
+        raise InputError(f"{where} contains None at position {row}; labels must be numbers "
+                         "or strings")
+    if (kinds == "nan").any():
+        row = int(np.flatnonzero(kinds == "nan")[0])
+        raise InputError(f"{where} contains NaN at position {row}")
+    if (kinds == "other").any():
+        row = int(np.flatnonzero(kinds == "other")[0])
+        raise InputError(f"{where}[{row}] = {flat[row]!r} is not a valid label (a "
+                         f"{type(flat[row]).__name__}); labels must be numbers or strings")
+    if (kinds == "string").any() and (kinds == "number").any():
+        row_s = int(np.flatnonzero(kinds == "string")[0])
+        row_n = int(np.flatnonzero(kinds == "number")[0])
+        raise InputError(f"Mix of label input types (string and number) in {where}: "
+                         f"{where}[{row_s}] = {flat[row_s]!r}, {where}[{row_n}] = "
+                         f"{flat[row_n]!r}")
+
+
+def _label_kind(value):
+    if value is None:
+        return "none"
+    if isinstance(value, (str, np.str_)):
+        return "string"
+    if isinstance(value, (float, np.floating)) and value != value:
+        return "nan"
+    if isinstance(value, (int, float, np.number, np.bool_)):  # bool is an int
+        return "number"
+    return "other"
+
+
 def binary_classes(labels, where, hint=None):
     """Sorted unique labels, which must be exactly two (messages follow scikit-learn's)."""
     labels = np.asarray(labels)
+    check_label_types(labels, where)
     if labels.dtype.kind == "f" and np.isnan(labels).any():
         row = int(np.flatnonzero(np.isnan(labels))[0])
         raise InputError(f"{where} contains NaN at position {row}")

@@ -3,6 +3,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .._atomic import atomic_open
+
 
 def _pyplot():
     import matplotlib
@@ -33,11 +35,7 @@ def plot_cumulative_error(curves, path, title="Online protocol: cumulative error
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, path)
 
 
 def plot_panels(panels, path, title=None, xlabel="x", panel_width=4.2, height=3.6):
@@ -81,8 +79,15 @@ def plot_panels(panels, path, title=None, xlabel="x", panel_width=4.2, height=3.
     if title:
         fig.suptitle(title)
     fig.tight_layout(rect=(0, 0.12 if handles else 0, 1, 1))
+    return _save(plt, fig, path)
+
+
+def _save(plt, fig, path):
+    """Write the figure atomically (format from the suffix: png, pdf, svg, ...)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    try:
+        with atomic_open(path, "wb") as fh:
+            fig.savefig(fh, format=path.suffix.lstrip(".").lower() or "png", dpi=120)
+    finally:
+        plt.close(fig)
     return path

@@ -1,10 +1,10 @@
 """JSON results: written atomically so an interrupted run never leaves a truncated file."""
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
+
+from .._atomic import atomic_open
 
 
 def _default(obj):
@@ -21,10 +21,7 @@ def _default(obj):
 
 def write_json(path, payload):
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    with os.fdopen(fd, "w") as fh:
-        json.dump(payload, fh, indent=2, default=_default, allow_nan=False)
-        fh.write("\n")
-    os.replace(tmp, path)
+    text = json.dumps(payload, indent=2, default=_default, allow_nan=False) + "\n"
+    with atomic_open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
     return path

@@ -2,6 +2,8 @@
 import csv
 import math
 
+from .._atomic import atomic_open
+
 
 def format_number(value, digits=4):
     """A table cell: "—" for None (the papers' dash), ints as ints, floats to ``digits``
@@ -28,7 +30,7 @@ def markdown_table(rows, columns, headers=None, digits=4):
 
 
 def write_csv(path, rows, columns):
-    with open(path, "w", newline="") as fh:
+    with atomic_open(path, "w", newline="", encoding="utf-8") as fh:
         writer = csv.DictWriter(fh, fieldnames=columns, extrasaction="ignore")
         writer.writeheader()
         for row in rows:
