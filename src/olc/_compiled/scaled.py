@@ -140,3 +140,17 @@ def support_sqnorm(v, s, ints, count_slot, list_base):
         w = s * v[ints[list_base + i]]
         acc += w * w
     return acc
+
+
+@jit(inline=INLINE)
+def support_merge(ints, count_slot, list_base, pos_base, src_count_slot, src_list_base):
+    """Add every coordinate of another support set (kept in the same ``ints``) to this one,
+    O(the other's size): after ``v += a·u`` for a tracked u, v's support ⊇ u's."""
+    n = ints[count_slot]
+    for i in range(ints[src_count_slot]):
+        j = ints[src_list_base + i]
+        if ints[pos_base + j] == 0:
+            ints[list_base + n] = j
+            n += 1
+            ints[pos_base + j] = n
+    ints[count_slot] = n
