@@ -10,7 +10,7 @@ O(1). ROMMA's and PUMMA's ‖w‖ is ~1/margin and can be huge, so S is not kept
 v is rescaled (O(support), rare) only when ‖v‖ = ‖w‖/S would leave [RENORM_LOW, RENORM_HIGH]
 (v·x then cannot overflow while the true score is finite). S stays positive, so v never holds
 −0.0 (dense and CSR runs stay bit-identical). A *tracked* vector (w's v, PUMMA's stored points)
-keeps its support in the integer state (``scaled.support_add``: set semantics), so that
+keeps its support in the integer state (``scaled.support_add_unwritten``: set semantics), so that
 resetting it costs O(what was written since the last reset) — amortized O(nnz(x)) per
 update — not O(d).
 
@@ -32,7 +32,7 @@ import math
 
 from ..caching import jit
 from ..kernels import INLINE, dot, sqnorm
-from ..scaled import support_add, support_clear, support_merge
+from ..scaled import support_add_unwritten, support_clear, support_merge_unwritten
 
 COLLINEAR_TOL = 1e-12
 COINCIDE_TOL = 1e-12
@@ -69,13 +69,13 @@ def is_stale(err, den):
 def tracked_axpy(a, b, idx, val, v, ints, count_slot, list_base, pos_base):
     """Tracked v ← v + a·(b·x), O(nnz(x)). (Two factors, so that a huge a and a tiny b need
     not be multiplied first.)"""
+    support_add_unwritten(v, ints, count_slot, list_base, pos_base, idx, val)
     if idx is None:
         for j in range(val.shape[0]):
             v[j] += a * (b * val[j])
     else:
         for k in range(idx.shape[0]):
             v[idx[k]] += a * (b * val[k])
-    support_add(ints, count_slot, list_base, pos_base, idx, val)
 
 
 @jit(inline=INLINE)
@@ -88,10 +88,10 @@ def tracked_store(idx, val, v, ints, count_slot, list_base, pos_base):
 @jit(inline=INLINE)
 def tracked_add_tracked(a, b, u, u_count, u_list, v, ints, count_slot, list_base, pos_base):
     """Tracked v ← v + a·(b·u) for a tracked u, O(u's support)."""
+    support_merge_unwritten(v, ints, count_slot, list_base, pos_base, u_count, u_list)
     for i in range(ints[u_count]):
         j = ints[u_list + i]
         v[j] += a * (b * u[j])
-    support_merge(ints, count_slot, list_base, pos_base, u_count, u_list)
 
 
 @jit(inline=INLINE)
