@@ -15,7 +15,9 @@
 - Degenerate geometry: x = 0, collinear points, infeasible constraint sets, non-separable
   streams — the documented behaviour, never NaN.
 """
+import json
 import math
+from pathlib import Path
 
 import cvxpy as cp
 import numpy as np
@@ -25,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import olc
-from olc._compiled.rules.margin import A_K
+from olc._compiled.layouts.margin import AlmaScal
 
 # -- helpers -------------------------------------------------------------------------------------
 
@@ -281,7 +283,7 @@ def test_alma_matches_reference(params, kw, seed):
         _assert_same_run(record, ref, ties, learner.coef_, learner.intercept_[0],
                          f"alma2 {params} {layout}")
         # k counts corrections (Gentile's Fig. 1 increments it in the update branch only).
-        assert learner._scal[A_K] == ref["k"] == learner.n_updates_ + 1
+        assert learner._scal[AlmaScal.K] == ref["k"] == learner.n_updates_ + 1
         assert np.linalg.norm(np.append(learner.coef_, learner.intercept_)) <= 1 + 1e-12
 
 
@@ -549,7 +551,7 @@ def test_alma_zero_row_without_bias_is_skipped_and_k_unchanged():
     learner = olc.make("alma2", fit_intercept=False)
     record = learner.predict_then_learn(np.zeros((2, 3)), [1, 0], classes=[0, 1])
     assert not record.updated.any() and (record.score == 0).all()
-    assert learner._scal[A_K] == 1.0
+    assert learner._scal[AlmaScal.K] == 1.0
     # With the bias, x̃ = (0, 1) is a unit vector: an ordinary update of the bias weight.
     learner = olc.make("alma2")
     record = learner.predict_then_learn(np.zeros((1, 3)), [0], classes=[0, 1])
@@ -639,7 +641,7 @@ def test_non_separable_streams_stay_finite(name, params):
 
 # -- parameters, reproduction settings, cost -----------------------------------------------------
 
-def test_seed002_settings_are_the_defaults_or_one_parameter():
+def test_omm_paper_settings_are_the_defaults_or_one_parameter():
     alma = olc.make("alma2")
     assert alma.get_params() == dict(alpha=0.7, B=None, C=math.sqrt(2), fit_intercept=True)
     np.testing.assert_allclose(alma._hyperparameters(),
@@ -653,8 +655,82 @@ def test_seed002_settings_are_the_defaults_or_one_parameter():
     ("a-romma", {"D_bar": "x"}, "D_bar"), ("alma2", {"alpha": 0.0}, "alpha"),
     ("alma2", {"alpha": 1.5}, "alpha"), ("alma2", {"B": -1.0}, "B"), ("alma2", {"C": 0.0}, "C"),
     ("pumma", {"delta": -0.1}, "delta"), ("pumma", {"delta": 1.1}, "delta"),
-    ("pumma", {"delta": float("nan")}, "delta")])
+    ("pumma", {"delta": float("nan")}, "delta"), ("romma", {"D_bar": math.inf}, "D_bar"),
+    ("alma2", {"C": math.inf}, "C"), ("alma2", {"fit_intercept": 1}, "fit_intercept")])
 def test_bad_hyperparameters_are_rejected(name, params, bad):
     X, y = _stream(0, n=10)
     with pytest.raises(ValueError, match=bad):
         olc.make(name, **params).fit(X, y)
+
+
+# -- integer state: the tracked supports -------------------------------------------------------
+
+def _supports(learner):
+    """{vector name: (vector, listed coordinates, position block)} of the tracked vectors."""
+    layout, d = learner._layout, learner._vecs.shape[1]
+    out = {}
+    for slot in layout.int_slots:
+        name = slot.name[:-len("_COUNT")]
+        first = layout.int_block(layout.int_blocks[name + "_LIST"], d)
+        pos = layout.int_block(layout.int_blocks[name + "_POS"], d)
+        listed = learner._ints[first:first + learner._ints[slot]]
+        out[name] = (learner._vecs[layout.vectors[name]], listed, learner._ints[pos:pos + d])
+    return out
+
+
+@pytest.mark.parametrize("name", ["romma", "a-romma", "pumma"])
+def test_tracked_supports_are_sets_that_cover_the_nonzeros(name):
+    """Each tracked vector's support (in the integer state) lists distinct coordinates, its
+    position block points back into the list, and every nonzero coordinate is listed."""
+    X, y = _stream(5, n=300, d=40, density=0.1, noise=0.05)
+    for Xin in (X, sp.csr_matrix(X)):
+        learner = olc.make(name)
+        for a in range(0, 300, 60):
+            learner.partial_fit(Xin[a:a + 60], y[a:a + 60], classes=[0, 1])
+            for vec, (v, listed, pos) in _supports(learner).items():
+                assert len(set(listed.tolist())) == len(listed), vec
+                assert set(np.flatnonzero(v)) <= set(listed.tolist()), vec
+                expected_pos = np.zeros_like(pos)
+                expected_pos[listed] = np.arange(1, len(listed) + 1)
+                np.testing.assert_array_equal(pos, expected_pos, err_msg=vec)
+
+
+# -- files saved by olc 0.1.0 --------------------------------------------------------------------
+
+V0_1_0 = Path(__file__).resolve().parents[1] / "persistence_fixtures" / "v0_1_0"
+
+
+@pytest.mark.parametrize("name", ["romma", "a-romma", "alma2", "pumma"])
+def test_olc_0_1_0_state_upgrades_to_the_named_layout(name):
+    """A 0.1.0 file (coordinate lists as float rows, 16 scalar slots) upgraded through
+    ``_upgrade_legacy_state`` gives the decision values that model gave, exactly, and is the
+    state this version reaches on the same stream (so learning can go on from it)."""
+    with np.load(V0_1_0 / f"{name}.npz", allow_pickle=False) as data:
+        meta = json.loads(str(data["meta"]))
+        old_vecs, old_scal, classes = data["vecs"], data["scal"], data["classes"]
+    expected = json.loads((V0_1_0 / "expected.json").read_text())[name]
+    learner = olc.make(name, **meta["params"])
+    vecs, ints, scal = learner._upgrade_legacy_state(old_vecs, old_scal)
+    d, layout = meta["n_features_in"], learner._layout
+    assert vecs.shape == (layout.n_vectors, d) and vecs.dtype == np.float64
+    assert ints.shape == (layout.n_ints(d),) and ints.dtype == np.int64
+    assert scal.shape == (layout.n_scalars,) and scal.dtype == np.float64
+    learner._vecs, learner._ints, learner._scal = vecs, ints, scal
+    learner.classes_ = classes
+    learner.n_features_in_ = d
+    learner.n_steps_, learner.n_updates_ = meta["n_steps"], meta["n_updates"]
+    values = learner.decision_function(np.array(expected["probe"]))
+    np.testing.assert_array_equal(values, expected["values"])
+    # The stream the fixture was trained on (tests/persistence_fixtures/make_v0_1_0.py).
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(40, 6))
+    y = np.where(X[:, 0] - 0.5 * X[:, 1] + 0.1 > 0, 1, -1)
+    fresh = olc.make(name, **meta["params"])
+    fresh.partial_fit(X[:25], y[:25], classes=np.array([-1, 1]))
+    fresh.partial_fit(X[25:], y[25:])
+    assert fresh.n_updates_ == meta["n_updates"]
+    np.testing.assert_array_equal(fresh._vecs, vecs)
+    np.testing.assert_array_equal(fresh._ints, ints)
+    np.testing.assert_array_equal(fresh._scal, scal)
+    record = learner.predict_then_learn(X, y)
+    np.testing.assert_array_equal(record.score, fresh.predict_then_learn(X, y).score)

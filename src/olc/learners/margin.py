@@ -1,44 +1,40 @@
-"""Large-margin baselines of seed 002 (Table 1, §6, App. B.3, B.5), ℓ2 norm: ROMMA and
-aggressive ROMMA (Li & Long 2002), ALMA₂ (Gentile 2001), PUMMA (Ishibashi, Hatano & Takeda
-2008)."""
+"""Large-margin baselines of Ho-Nguyen et al. 2025 (the OMM paper; Table 1, §6, App. B.3 and
+B.5), ℓ2 norm: ROMMA and aggressive ROMMA (Li & Long 2002), ALMA₂ (Gentile 2001), PUMMA
+(Ishibashi, Hatano & Takeda 2008). Compiled rules: ``olc._compiled.rules.{romma,alma,pumma}``;
+state layouts: ``olc._compiled.layouts.margin``."""
 import math
+from numbers import Real
 
 import numpy as np
+from sklearn.utils._param_validation import Interval
 
-from .._compiled.rules.margin import (
-    AGGRESSIVE_ROMMA,
-    ALMA2,
-    A_K,
-    A_VB,
-    P_B,
-    P_PHASE,
-    P_Y1,
-    PUMMA,
-    R_VB,
-    ROMMA,
-    ROW_N,
-    ROW_P,
-    S,
+from .._compiled.layout import fields
+from .._compiled.layouts.margin import (
+    AGGRESSIVE_ROMMA_LAYOUT,
+    ALMA2_LAYOUT,
+    PHASE_EMPTY,
+    PHASE_ONE_LABEL,
+    PUMMA_LAYOUT,
+    ROMMA_LAYOUT,
+    AlmaScal,
+    AlmaVec,
+    PummaScal,
+    PummaVec,
+    RommaHP,
+    RommaScal,
+    RommaVec,
 )
-from .base import OnlineLinearClassifier, positive_float
-from .validation import InputError
+from .base import OnlineLinearClassifier
 
+_POSITIVE = Interval(Real, 0, math.inf, closed="neither")  # finite and > 0
 
-def _unit_interval(value, name, low_open=False):
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise InputError(f"{name} must be a number, got {value!r}") from None
-    if not (math.isfinite(v) and (v > 0.0 if low_open else v >= 0.0) and v <= 1.0):
-        raise InputError(f"{name} must be in {'(0' if low_open else '[0'}, 1], got {value!r}")
-    return v
-
-
-def _fresh_scaled_state(n_vectors, n_features, n_scalars):
-    vecs = np.zeros((n_vectors, n_features))
-    scal = np.zeros(n_scalars)
-    scal[S] = 1.0  # w = S·v with S = 1, v = 0
-    return vecs, scal
+# The state layouts of olc 0.1.0 (16 scalar slots; a tracked vector's coordinate list was a
+# float row after it, with a float count slot, −1 meaning "possibly every coordinate").
+_LEGACY_ROMMA = (fields("v", "v_list"), fields("scale", "raw_bias", "norm", "v_count", "err"))
+_LEGACY_ALMA = (fields("v"), fields("scale", "raw_bias", "sqnorm", "k"))
+_LEGACY_PUMMA = (fields("v", "v_list", "p", "p_list", "n", "n_list"),
+                 fields("scale", "bias", "norm", "wp", "wn", "pp", "nn", "pn", "v_count",
+                        "p_count", "n_count", "phase", "y1", "err"))
 
 
 def _separable_only_tags(tags):
@@ -53,46 +49,82 @@ def _separable_only_tags(tags):
     return tags
 
 
-class _ROMMABase(OnlineLinearClassifier):
-    _n_vectors = 2  # v and its coordinate list
+class _ScaledMarginBase(OnlineLinearClassifier):
+    """What the four learners share: w = S·v with S = 1 at the start, and an integer state
+    that is always a 1-D int64 array (empty for ALMA), so that the family compiles once."""
+
+    _legacy_layout = None  # (vector fields, scalar fields) of olc 0.1.0
+
+    def _initial_state(self, n_features):
+        vecs, _, scal = self._layout.initial_state(n_features)
+        scal[self._layout.scalars.SCALE] = 1.0  # w = S·v with S = 1, v = 0
+        return vecs, scal
+
+    def _initial_ints(self, n_features):
+        return np.zeros(self._layout.n_ints(n_features), dtype=np.int64)
+
+    def _upgrade_legacy_state(self, vecs, scal):
+        """(vecs, ints, scal) of this layout from the state arrays of an olc 0.1.0 file: the
+        named rows and slots are copied by name; each tracked vector's support becomes its
+        nonzero coordinates, in increasing order (the old lists, which may repeat or say
+        "all", only ever had to cover them)."""
+        layout = self._layout
+        old_vec, old_scal = self._legacy_layout
+        d = vecs.shape[1]
+        new_vecs, new_ints, new_scal = layout.initial_state(d)
+        for member in layout.vectors:
+            new_vecs[member] = vecs[old_vec[member.name]]
+        for member in layout.scalars:
+            new_scal[member] = scal[old_scal[member.name]]
+        for member in layout.int_slots or ():  # V_COUNT, P_COUNT, …: one per tracked vector
+            name = member.name[:-len("_COUNT")]
+            support = np.flatnonzero(new_vecs[layout.vectors[name]])
+            first = layout.int_block(layout.int_blocks[name + "_LIST"], d)
+            positions = layout.int_block(layout.int_blocks[name + "_POS"], d)
+            new_ints[member] = support.size
+            new_ints[first:first + support.size] = support
+            new_ints[positions + support] = np.arange(1, support.size + 1)
+        return new_vecs, new_ints, new_scal
+
+
+class _ROMMABase(_ScaledMarginBase):
+    _parameter_constraints = {"D_bar": [_POSITIVE, None]}
+    _legacy_layout = _LEGACY_ROMMA
 
     def __init__(self, D_bar=None):
         self.D_bar = D_bar
 
-    def _hyperparameters(self):
-        if self.D_bar is None:
-            return np.array([0.0])
-        return np.array([-positive_float(self.D_bar, "D_bar")])
-
-    def _initial_state(self, n_features):
-        return _fresh_scaled_state(self._n_vectors, n_features, self._n_scalars)
+    def _hp_values(self):
+        return {"kappa": 0.0 if self.D_bar is None else -float(self.D_bar)}
 
     def _linear_model(self):
-        sc = self._scal[S]
-        return sc * self._vecs[0], float(sc * self._scal[R_VB] * self._hyperparameters()[0])
+        sc = self._scal[RommaScal.SCALE]
+        kappa = self._hyperparameters()[RommaHP.KAPPA]
+        return sc * self._vecs[RommaVec.V], float(sc * self._scal[RommaScal.RAW_BIAS] * kappa)
 
     def __sklearn_tags__(self):
         return _separable_only_tags(super().__sklearn_tags__())
 
 
 _ROMMA_COMMON = """
-    Bias (seed 002, App. B.3, after Li & Long): ``D_bar=D̄`` appends the constant coordinate
-    −D̄ to every instance, x̃ = (x, −D̄), where D̄ = maxₜ‖xₜ‖ must be given (the coordinate is
-    virtual: X is never copied; it only enters dot products, norms and updates).
+    Bias (Ho-Nguyen et al. 2025, App. B.3, after Li & Long): ``D_bar=D̄`` appends the constant
+    coordinate −D̄ to every instance, x̃ = (x, −D̄), where D̄ = maxₜ‖xₜ‖ must be given (the
+    coordinate is virtual: X is never copied; it only enters dot products, norms and updates).
     ``intercept_`` is then −D̄·w_{d+1} and ``coef_`` the first d weights, so that
     ``decision_function`` = coef_·x + intercept_ = w̃·x̃. ``D_bar=None`` (default): no bias
     coordinate, the homogeneous algorithm of the paper (intercept 0). The sign of the appended
-    coordinate does not matter (it flips the sign of its weight only).
-    Reproducing seed 002 §6 on the Adult data: ``olc.make("{name}", D_bar=D̄)`` with
-    D̄ = max‖xₜ‖₂ of the (transformed) data set.
+    coordinate does not matter (it flips the sign of its weight only). Reproducing Ho-Nguyen et
+    al. 2020, §6, on the Adult data: ``olc.make("{name}", D_bar=D̄)`` with D̄ = max‖xₜ‖₂ of the
+    (transformed) data set.
 
     Cost. The state is w = S·v with ‖w̃‖ cached and updated incrementally (the norm rather
     than its square, which would overflow first), so the update w ← c·w + d·x̃ costs
     O(nnz(x)) (O(1) for c·w). Resetting w to y·x̃/‖x̃‖² clears only the coordinates written
-    since the previous reset (amortized O(nnz(x))). O(d) work happens only (a) when ‖v‖
-    leaves [1e-100, 1e100] and v is rescaled, and (b) when the two constraints are nearly
+    since the previous reset (amortized O(nnz(x))): the written coordinates are kept as a
+    set in the integer state. More work happens only (a) when ‖v‖ leaves [1e-100, 1e100]
+    and v is rescaled (over those coordinates), and (b) when the two constraints are nearly
     parallel and the tracked error bound of the cached ‖w‖ is not far below 1 − cos² of
-    their angle: ‖w‖ is then recomputed exactly, because the decision "feasible or not" and
+    their angle: ‖w‖ is then recomputed exactly (O(d)), because the decision "feasible or not" and
     the step size depend on that difference of nearly equal numbers.
 
     Degenerate geometry (documented, tested, never NaN):
@@ -129,7 +161,7 @@ class ROMMA(_ROMMABase):
     intermediate products of huge and tiny norms do not overflow.
 """ + _ROMMA_COMMON.replace("{name}", "romma")
 
-    _rule = ROMMA
+    _layout = ROMMA_LAYOUT
 
 
 class AggressiveROMMA(_ROMMABase):
@@ -144,10 +176,10 @@ class AggressiveROMMA(_ROMMABase):
     gives c ≤ 0 — a point on both hyperplanes that is not the minimum-norm point.
 """ + _ROMMA_COMMON.replace("{name}", "a-romma")
 
-    _rule = AGGRESSIVE_ROMMA
+    _layout = AGGRESSIVE_ROMMA_LAYOUT
 
 
-class ALMA2(OnlineLinearClassifier):
+class ALMA2(_ScaledMarginBase):
     """ALMA₂(α; B, C), the Approximate Large Margin Algorithm for p = 2 (Gentile, "A New
     Approximate Maximal Margin Classification Algorithm", JMLR 2, 2001, Fig. 1).
 
@@ -161,17 +193,18 @@ class ALMA2(OnlineLinearClassifier):
     onto the unit ball. The projection is O(1): w = S·v with ‖w‖² maintained incrementally
     (‖w'‖² = ‖w_k‖² + 2η_k·y·w_k·x̂ + η_k²), so a projection only changes S.
 
-    Bias (seed 002, App. B.3): with ``fit_intercept=True`` a constant 1 is appended *before*
-    normalizing, x̃ = (x, 1) (virtually: X is never copied), and ``intercept_`` is the weight
-    of that coordinate. ``fit_intercept=False`` is Gentile's homogeneous algorithm.
+    Bias (Ho-Nguyen et al. 2025, App. B.3): with ``fit_intercept=True`` a constant 1 is
+    appended *before* normalizing, x̃ = (x, 1) (virtually: X is never copied), and
+    ``intercept_`` is the weight of that coordinate. ``fit_intercept=False`` is Gentile's
+    homogeneous algorithm.
 
     Recorded score and ``decision_function``: w·x̃ = coef_·x + intercept_, the model's raw
     decision value; it has the sign of Gentile's w·x̂ (prediction sign(w·x̂), sign(0) = +1).
 
-    Defaults: B = √8/α and C = √2 are the choice of Gentile's Theorem 3 as used in seed 002
-    (Table 1: "ALMA(1 − φ; √8/(1 − φ), √2)"), under which ALMA₂ reaches a (1 − α) fraction
-    of the normalized-data margin. Gentile gives no default α; the default α = 0.7 is seed
-    002's (App. B.3: φ = 0.3, α = 1 − φ). So ``olc.make("alma2")`` is exactly seed 002's
+    Defaults: B = √8/α and C = √2 are the choice of Gentile's Theorem 3 as used by Ho-Nguyen et
+    al. 2020 (Table 1: "ALMA(1 − φ; √8/(1 − φ), √2)"), under which ALMA₂ reaches a (1 − α) fraction
+    of the normalized-data margin. Gentile gives no default α; the default α = 0.7 is Ho-Nguyen
+    et al.'s (App. B.3: φ = 0.3, α = 1 − φ). So ``olc.make("alma2")`` is exactly their
     setting, α = 1 − φ = 0.7, B = √8/(1 − φ), C = √2, bias by an appended 1.
 
     Degenerate input: x̃ = 0 (x = 0 with ``fit_intercept=False``) has no normalization; the
@@ -185,7 +218,14 @@ class ALMA2(OnlineLinearClassifier):
     fit_intercept : bool (default True), append the constant 1.
     """
 
-    _rule = ALMA2
+    _layout = ALMA2_LAYOUT
+    _legacy_layout = _LEGACY_ALMA
+    _parameter_constraints = {
+        "alpha": [Interval(Real, 0, 1, closed="right")],
+        "B": [_POSITIVE, None],
+        "C": [_POSITIVE],
+        "fit_intercept": ["boolean"],
+    }
 
     def __init__(self, alpha=0.7, B=None, C=math.sqrt(2.0), fit_intercept=True):
         self.alpha = alpha
@@ -193,54 +233,53 @@ class ALMA2(OnlineLinearClassifier):
         self.C = C
         self.fit_intercept = fit_intercept
 
-    def _hyperparameters(self):
-        alpha = _unit_interval(self.alpha, "alpha", low_open=True)
-        B = math.sqrt(8.0) / alpha if self.B is None else positive_float(self.B, "B")
-        C = positive_float(self.C, "C")
-        return np.array([alpha, B, C, float(bool(self.fit_intercept))])
+    def _hp_values(self):
+        alpha = float(self.alpha)
+        return {"alpha": alpha, "b": math.sqrt(8.0) / alpha if self.B is None else self.B,
+                "c": self.C, "fit_intercept": self.fit_intercept}
 
     def _initial_state(self, n_features):
-        vecs, scal = _fresh_scaled_state(1, n_features, self._n_scalars)
-        scal[A_K] = 1.0  # k = 1
+        vecs, scal = super()._initial_state(n_features)
+        scal[AlmaScal.K] = 1.0  # k = 1
         return vecs, scal
 
     def _linear_model(self):
-        sc = self._scal[S]
-        b = sc * self._scal[A_VB] if self.fit_intercept else 0.0
-        return sc * self._vecs[0], float(b)
+        sc = self._scal[AlmaScal.SCALE]
+        b = sc * self._scal[AlmaScal.RAW_BIAS] if self.fit_intercept else 0.0
+        return sc * self._vecs[AlmaVec.V], float(b)
 
 
-class PUMMA(OnlineLinearClassifier):
+class PUMMA(_ScaledMarginBase):
     """PUMMA for p = 2 with bias (Ishibashi, Hatano & Takeda, "Online Learning of Approximate
-    Maximum p-Norm Margin Classifiers with Biases", COLT 2008), as described in seed 002
-    App. B.5.
+    Maximum p-Norm Margin Classifiers with Biases", COLT 2008), as described in Ho-Nguyen et
+    al. 2020, App. B.5.
 
-    Initialization: one positive and one negative point. Until the first example the
-    classifier is the constant +1 (w = 0, b = 1), then the constant y₁ (b = y₁) until the
-    first example of the other label (as seed 002's Algorithm 1, which B.5 says PUMMA
+    Initialization: one positive and one negative point. Until the first example the classifier
+    is the constant +1 (w = 0, b = 1), then the constant y₁ (b = y₁) until the first example of
+    the other label (as Algorithm 1 of Ho-Nguyen et al. 2025, which their App. B.5 says PUMMA
     shares); the first point of each label is stored and (w, b) becomes the max-margin
     classifier of the pair, w = 2(p − n)/‖p − n‖², b = −w·(p + n)/2.
 
     Update (on rounds with y(w_t·x + b_t) ≤ 1 − δ): x replaces the stored point of its label
-    and (w_{t+1}, b_{t+1}) = argmin ½‖w‖² s.t. w·p + b ≥ 1, w·n + b ≤ −1,
-    w·w_t ≥ ‖w_t‖² — a QP in (w, b) with three constraints, solved in closed form by its
-    active set (see ``olc._compiled.rules.margin.pumma_step``), no solver per example.
-    Cost per update: O(nnz(x) + nnz(p) + nnz(n)) — the stored points keep their coordinate
-    lists, w = S·v with ‖w‖, w·p, w·n cached — plus an amortized O(nnz) reset when w is
-    replaced by the two-point solution. O(d) only to rescale v when ‖v‖ = ‖w‖/S leaves
-    [1e-100, 1e100], and to recompute the cached values exactly when the two constraints
-    are nearly parallel and their error bound is not far below 1 − cos² of the angle (as
-    ROMMA).
+    and (w_{t+1}, b_{t+1}) = argmin ½‖w‖² s.t. w·p + b ≥ 1, w·n + b ≤ −1, w·w_t ≥ ‖w_t‖² — a QP
+    in (w, b) with three constraints, solved in closed form by its active set (see
+    ``olc._compiled.rules.pumma.pumma_step``), no solver per example. Cost per update: O(nnz(x)
+    + nnz(p) + nnz(n)) — the stored points keep their coordinate sets (supports) in the integer
+    state, w = S·v with ‖w‖, w·p, w·n cached — plus an amortized O(nnz) reset when w is
+    replaced by the two-point solution. More only to rescale v (over its support) when ‖v‖ =
+    ‖w‖/S leaves [1e-100, 1e100], and to recompute the cached values exactly (O(d)) when the
+    two constraints are nearly parallel and their error bound is not far below 1 − cos² of the
+    angle (as ROMMA).
 
-    The update condition. The COLT 2008 text could not be consulted here; the test is the
-    one implied by seed 002 (App. B.3: δ ∈ [0, 1], "for δ ∈ (0, 1) PUMMA recovers a (1 − δ)
-    fraction of the maximum margin, and setting δ near 0 increases aggressiveness") and the
-    normalization of PUMMA's constraints (stored points at functional margin ±1): update when
-    the functional margin y(w·x + b) is at most 1 − δ, i.e. the geometric margin of x is at
-    most (1 − δ) times the current one, 1/‖w_t‖. δ = 1 updates on mistakes (y(w·x + b) ≤ 0)
+    The update condition. The COLT 2008 text could not be consulted here; the test is the one
+    implied by Ho-Nguyen et al. 2025 (App. B.3: δ ∈ [0, 1], "for δ ∈ (0, 1) PUMMA recovers a (1
+    − δ) fraction of the maximum margin, and setting δ near 0 increases aggressiveness") and
+    the normalization of PUMMA's constraints (stored points at functional margin ±1): update
+    when the functional margin y(w·x + b) is at most 1 − δ, i.e. the geometric margin of x is
+    at most (1 − δ) times the current one, 1/‖w_t‖. δ = 1 updates on mistakes (y(w·x + b) ≤ 0)
     only; δ = 0 whenever the margin is below the current one. [Assumption: ≤, not <.]
 
-    Translation invariance (seed 002 B.5): shifting every x by u leaves w_t, the
+    Translation invariance (Ho-Nguyen et al. 2025, App. B.5): shifting every x by u leaves w_t, the
     predictions and the updates unchanged and turns b_t into b_t − w_t·u (tested).
 
     Degenerate geometry (documented, tested, never NaN):
@@ -252,30 +291,32 @@ class PUMMA(OnlineLinearClassifier):
     - Collinear points in general are an ordinary case; the origin is an ordinary point.
     - Non-separable streams: infeasible rounds are skipped as above; ‖w‖ never decreases.
 
-    Default δ = 0.01 is seed 002's (App. B.3; the paper's guarantees need δ > 0). So
-    ``olc.make("pumma")`` is seed 002's setting.
+    Default δ = 0.01 is Ho-Nguyen et al.'s (2020, App. B.3; the paper's guarantees need
+    δ > 0). So ``olc.make("pumma")`` is their setting.
 
     Parameters
     ----------
     delta : float in [0, 1] (default 0.01).
     """
 
-    _rule = PUMMA
-    _n_vectors = 6  # v, its list, p, its list, n, its list
+    _layout = PUMMA_LAYOUT
+    _legacy_layout = _LEGACY_PUMMA
+    _parameter_constraints = {"delta": [Interval(Real, 0, 1, closed="both")]}
 
     def __init__(self, delta=0.01):
         self.delta = delta
 
-    def _hyperparameters(self):
-        return np.array([_unit_interval(self.delta, "delta")])
+    def _hp_values(self):
+        return {"delta": self.delta}
 
     def _initial_state(self, n_features):
-        vecs, scal = _fresh_scaled_state(self._n_vectors, n_features, self._n_scalars)
-        scal[P_B] = 1.0  # the constant classifier +1 before any example
+        vecs, scal = super()._initial_state(n_features)
+        scal[PummaScal.BIAS] = 1.0  # the constant classifier +1 before any example
         return vecs, scal
 
     def _linear_model(self):
-        return self._scal[S] * self._vecs[0], float(self._scal[P_B])
+        return (self._scal[PummaScal.SCALE] * self._vecs[PummaVec.V],
+                float(self._scal[PummaScal.BIAS]))
 
     def __sklearn_tags__(self):
         return _separable_only_tags(super().__sklearn_tags__())
@@ -284,11 +325,11 @@ class PUMMA(OnlineLinearClassifier):
     def support_points_(self):
         """(p, n): the stored positive and negative points (zeros for a label not stored)."""
         self._check_fitted()
-        phase = self._scal[P_PHASE]
+        phase = self._scal[PummaScal.PHASE]
         d = self._vecs.shape[1]
-        p, n = self._vecs[ROW_P].copy(), self._vecs[ROW_N].copy()
-        if phase == 0.0:
+        p, n = self._vecs[PummaVec.P].copy(), self._vecs[PummaVec.N].copy()
+        if phase == PHASE_EMPTY:
             return np.zeros(d), np.zeros(d)
-        if phase == 1.0:
-            return (p, np.zeros(d)) if self._scal[P_Y1] > 0 else (np.zeros(d), n)
+        if phase == PHASE_ONE_LABEL:
+            return (p, np.zeros(d)) if self._scal[PummaScal.Y1] > 0 else (np.zeros(d), n)
         return p, n
