@@ -56,9 +56,7 @@ def _plain(value):
 
 
 def _layout_meta(learner):
-    layout = getattr(learner, "_layout", None)
-    if layout is None:  # TRANSITION: learners not yet on named layouts
-        return None
+    layout = learner._layout
     return {"fingerprint": layout.fingerprint, "describe": layout.describe()}
 
 
@@ -296,10 +294,8 @@ def _check_state(check, learner, n_features, vecs, ints, scal):
     ints = _as(check, "ints", ints, "i", np.ndim(learner._initial_ints(1)))
     scal = _as(check, "scal", scal, "f", 1)
     (rows, width), ints_shape, (n_scal,) = _expected_state(check, learner, n_features, vecs)
-    layout = getattr(learner, "_layout", None)
-    grows = type(learner)._grow_state is not _base_grow_state()  # TRANSITION fallback
-    variable_rows = layout.variable_vectors if layout is not None else grows
-    variable_scal = layout.variable_scalars if layout is not None else grows
+    layout = learner._layout
+    variable_rows, variable_scal = layout.variable_vectors, layout.variable_scalars
     if vecs.shape[1] != width:
         check.fail("vecs", f"{width} columns for n_features_in = {n_features}",
                    f"shape {vecs.shape}")
@@ -323,10 +319,6 @@ def _check_state(check, learner, n_features, vecs, ints, scal):
     return vecs, ints, scal
 
 
-def _base_grow_state():
-    from .learners.base import OnlineLinearModel
-
-    return OnlineLinearModel._grow_state
 
 
 def _check_classes(check, entry, arrays):

@@ -28,10 +28,8 @@ from .validation import (
     binary_classes,
     check_nonempty,
     describe_bad_row,
-    positive_float,  # noqa: F401  (re-exported: learner modules import it from here)
 )
 
-N_SCALARS = 16
 
 
 @dataclass
@@ -94,19 +92,17 @@ class OnlineLinearModel(BaseEstimator):
     _parameter_constraints: dict = {}
     _y_noun = "label"  # what y holds, for messages
 
-    # TRANSITION (compiled-core redesign): learners not yet on named layouts set _rule,
-    # _n_vectors, _n_scalars and _hyperparameters themselves; removed once all are converted.
     @property
     def _rule(self):
         return self._layout.rule
 
     @property
     def _n_vectors(self):
-        return 1 if self._layout is None else self._layout.n_vectors
+        return self._layout.n_vectors
 
     @property
     def _n_scalars(self):
-        return N_SCALARS if self._layout is None else self._layout.n_scalars
+        return self._layout.n_scalars
 
     # -- hyper-parameters --------------------------------------------------------------------
     def _hyperparameters(self) -> np.ndarray:
@@ -129,8 +125,7 @@ class OnlineLinearModel(BaseEstimator):
     def _linear_model(self):
         """(coef, intercept) of the current classifier, from the state arrays (rules whose
         model is not row 0 and the ``bias`` slot override this)."""
-        bias = 0 if self._layout is None else self._layout.scalars.BIAS  # TRANSITION
-        return self._vecs[0].copy(), float(self._scal[bias])
+        return self._vecs[0].copy(), float(self._scal[self._layout.scalars.BIAS])
 
     # -- state -----------------------------------------------------------------------------
     def _initial_state(self, n_features):
