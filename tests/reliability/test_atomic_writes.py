@@ -90,17 +90,17 @@ _KILLED_WRITER = r"""
 import sys, numpy as np, olc
 from olc.report import write_csv, write_json
 folder = sys.argv[1]
-d = 400_000
+d = 3_000_000
 versions = []
-for k in (1, 2):  # two models that differ (n_steps 1 vs 2), each a 3.2 MB file
+for k in (1, 2):  # two models that differ (n_steps 1 vs 2), 24 MB files: slow to save
     X = np.zeros((k, d)); X[:, 0] = 1.0
     versions.append(olc.make("perceptron").partial_fit(X, [1] * k, classes=[0, 1]))
-rows = [[{"v": k, "i": i} for i in range(100_000)] for k in (1, 2)]
+rows = [[{"v": k, "i": i} for i in range(20_000)] for k in (1, 2)]
 first = True
 while True:
     for k in (0, 1):
         olc.save(versions[k], f"{folder}/model.npz")
-        write_json(f"{folder}/results.json", {"v": k, "x": list(range(200_000))})
+        write_json(f"{folder}/results.json", {"v": k, "x": list(range(20_000))})
         write_csv(f"{folder}/table.csv", rows[k], ["v", "i"])
         if first:
             print("ready", flush=True)
@@ -112,20 +112,20 @@ def _check_complete(folder):
     loaded = olc.load(folder / "model.npz")
     assert loaded.n_steps_ in (1, 2)
     payload = json.loads((folder / "results.json").read_text())
-    assert payload["v"] in (0, 1) and len(payload["x"]) == 200_000
+    assert payload["v"] in (0, 1) and len(payload["x"]) == 20_000
     lines = (folder / "table.csv").read_text().splitlines()
-    assert len(lines) == 100_001 and lines[-1].endswith(",99999")
+    assert len(lines) == 20_001 and lines[-1].endswith(",19999")
 
 
 def test_files_survive_sigkill_at_random_moments(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     rng = random.Random(0)
-    for _ in range(6):
+    for _ in range(8):
         proc = subprocess.Popen([sys.executable, "-c", _KILLED_WRITER, str(tmp_path)],
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
                                 text=True)
         assert proc.stdout.readline().strip() == "ready"
-        time.sleep(rng.uniform(0.0, 0.6))
+        time.sleep(rng.uniform(0.0, 1.0))  # one cycle of the three writes: ~1 s
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         _check_complete(tmp_path)

@@ -89,7 +89,8 @@ def check_label_types(labels, where):
     if labels.dtype.kind != "O" or labels.size == 0:
         return
     flat = labels.ravel()
-    kinds = np.frompyfunc(_label_kind, 1, 1)(flat)
+    with np.errstate(invalid="ignore"):  # NaN labels are looked for, not computed with
+        kinds = np.frompyfunc(_label_kind, 1, 1)(flat)
     if (kinds == "none").any():
         row = int(np.flatnonzero(kinds == "none")[0])
         raise InputError(f"{where} contains None at position {row}; labels must be numbers "
