@@ -15,8 +15,8 @@ _OTHER_NAMES = {
     "OnlineLinearModel": "olc.learners.base",
     "StepRecord": "olc.learners.base",
     "OnlineLinearRegressor": "olc.learners.base_regression",
-    "MaxMarginSolution": "olc.learners.omm_variants",
-    "max_margin": "olc.learners.omm_variants",
+    "MaxMarginSolution": "olc.learners.max_margin_solver",
+    "max_margin": "olc.learners.max_margin_solver",
 }
 _LAZY = {**CLASS_MODULES, **_OTHER_NAMES}
 

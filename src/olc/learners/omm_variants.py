@@ -1,6 +1,6 @@
 """Online Maximum Margin variants (Ho-Nguyen et al. 2025): the naïve implementation n-OMM,
 solved exactly; e-OMM / ce-OMM for ℓp norms (§5.1). The offline exact max-margin solver
-:func:`max_margin` (Lemma 3.1), on n-OMM's solver, is in ``max_margin.py``."""
+:func:`max_margin` (Lemma 3.1), on n-OMM's solver, is in ``max_margin_solver.py``."""
 from numbers import Real
 
 import numpy as np
@@ -26,7 +26,7 @@ from .._compiled.layouts.omm_variants import (
 )
 from ._legacy import legacy_scalars
 from .base import OnlineLinearClassifier
-from .max_margin import MaxMarginSolution, max_margin  # noqa: F401 (olc.learners' names)
+from .max_margin_solver import MaxMarginSolution, max_margin  # noqa: F401 (olc.learners' names)
 from .omm import RHO_CONSTRAINT, CollapseWarningMixin
 
 # olc 0.1.0's n-OMM scalar header (16 slots, 13 used) and ℓp e-OMM slots (of 16), in order.
