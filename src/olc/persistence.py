@@ -26,6 +26,7 @@ import numpy as np
 
 from . import __version__
 from ._atomic import atomic_open
+from ._compiled.support_check import check_support_sets
 from .learners.registry import UnknownAlgorithmError, info, name_of
 
 FORMAT = "olc-learner/2"
@@ -271,54 +272,50 @@ def _as(check, name, array, kind, ndim):
     return np.ascontiguousarray(array, dtype=want)
 
 
-def _expected_state(check, learner, n_features, vecs):
-    """The learner's own initial (vecs, ints, scal) for ``n_features`` columns, computed only
-    when the file's ``vecs`` is at least that wide (so the allocation is bounded by the
-    file's own data)."""
+def _expected_shapes(check, learner, n_features, vecs, ints, scal):
+    """The state shapes the learner expects for ``n_features`` columns, computed only when
+    the file's ``vecs`` is at least that wide (so any allocation is bounded by the file's
+    own data)."""
     if vecs.shape[0] < 1:
         check.fail("vecs", "at least one row", f"shape {vecs.shape}")
     if n_features > vecs.shape[1]:
         check.fail("vecs", f"at least n_features_in = {n_features} columns",
                    f"shape {vecs.shape}")
     try:
-        v0, s0 = learner._initial_state(n_features)
-        i0 = learner._initial_ints(n_features)
+        return learner._loaded_state_shapes(n_features, vecs, ints, scal)
     except MemoryError:
         check.fail("metadata 'n_features_in'", "a size whose state fits in memory",
                    n_features)
-    return v0.shape, np.shape(i0), s0.shape
+    except ValueError as error:  # a capacity the arrays cannot have
+        raise PersistenceError(f"{check.path}: {error}") from None
 
 
 def _check_state(check, learner, n_features, vecs, ints, scal):
     vecs = _as(check, "vecs", vecs, "f", 2)
     ints = _as(check, "ints", ints, "i", np.ndim(learner._initial_ints(1)))
     scal = _as(check, "scal", scal, "f", 1)
-    (rows, width), ints_shape, (n_scal,) = _expected_state(check, learner, n_features, vecs)
-    layout = learner._layout
-    variable_rows, variable_scal = layout.variable_vectors, layout.variable_scalars
+    (rows, width), ints_shape, (n_scal,) = _expected_shapes(check, learner, n_features,
+                                                             vecs, ints, scal)
     if vecs.shape[1] != width:
         check.fail("vecs", f"{width} columns for n_features_in = {n_features}",
                    f"shape {vecs.shape}")
-    if vecs.shape[0] != rows and not (variable_rows and vecs.shape[0] > rows):
-        check.fail("vecs", f"{'at least ' if variable_rows else ''}{rows} rows",
-                   f"shape {vecs.shape}")
+    if vecs.shape[0] != rows:
+        check.fail("vecs", f"{rows} rows", f"shape {vecs.shape}")
     if ints.shape != ints_shape:
         check.fail("ints", f"shape {ints_shape}", f"shape {ints.shape}")
-    if scal.shape[0] != n_scal and not (variable_scal and scal.shape[0] > n_scal):
-        check.fail("scal", f"{'at least ' if variable_scal else ''}{n_scal} slots",
-                   f"{scal.shape[0]}")
+    if scal.shape[0] != n_scal:
+        check.fail("scal", f"{n_scal} slots", f"{scal.shape[0]}")
     for name, array in (("vecs", vecs), ("scal", scal)):
         bad = np.flatnonzero(~np.isfinite(array.ravel()))
         if bad.size:
             where = np.unravel_index(int(bad[0]), array.shape)
             check.fail(name, "finite values",
                        f"{array[where].item()!r} at index {tuple(map(int, where))}")
-    problem = learner._check_loaded_state(vecs, ints, scal)
+    problem = (check_support_sets(learner._layout, vecs, ints)
+               or learner._check_loaded_state(vecs, ints, scal))
     if problem:
         raise PersistenceError(f"{check.path}: {problem}")
     return vecs, ints, scal
-
-
 
 
 def _check_classes(check, entry, arrays):

@@ -73,7 +73,26 @@ CRASHES = {
                                 lambda m, a: a.update(classes=np.array([0, 1]))),
     "algorithm swapped to a regressor": ("pa", lambda m, a: m.update(
         algorithm="pa-regression", **{"class": "PARegressor"})),
+    # The integer state's values: compiled code indexes vecs with them.
+    "support list past d": ("romma", lambda m, a: a["ints"].__setitem__(1, 10**9)),
+    "support count past d": ("romma", lambda m, a: a["ints"].__setitem__(0, 10**9)),
+    "support positions out of step": ("l1-constrained-pa",
+                                      lambda m, a: a["ints"].__setitem__(slice(7, 13), 0)),
+    "nonzero weight outside the support": ("pumma", lambda m, a: _unlist_first(a)),
+    "n-OMM corral past the stored rows": ("n-omm", lambda m, a: a["ints"].__setitem__(
+        slice(4, 6 + 8), 10**6)),
+    "n-OMM more stored than the capacity": ("n-omm", lambda m, a: a["ints"].__setitem__(
+        0, 10**6)),
+    "negative expert weight": ("weighted-majority",
+                               lambda m, a: a["vecs"].__setitem__((0, 0), -1.0)),
 }
+
+
+def _unlist_first(arrays):
+    """Empty PUMMA's support of w (count 0, positions 0) while w keeps its nonzeros."""
+    d = arrays["vecs"].shape[1]
+    arrays["ints"][0] = 0
+    arrays["ints"][3 + d:3 + 2 * d] = 0  # v_pos (v_list is block 0, v_pos block 1)
 
 
 @pytest.mark.parametrize("case", sorted(CRASHES))
@@ -238,6 +257,8 @@ def test_state_one_row_or_slot_off_is_refused(name, params, tmp_path, load_worke
              "ints +1 slot": ("ints", lambda a: np.append(a.ravel(), 0))}
     failures = []
     for what, (field, edit) in edits.items():
+        if edit(arrays[field]).shape == arrays[field].shape:
+            continue  # nothing to remove (e.g. AROW keeps no scalars)
         bad = dict(arrays, **{field: edit(arrays[field])})
         reply = load_worker.ask(write(tmp_path / "bad.npz", meta, bad), name)
         if reply["status"] != "refused":

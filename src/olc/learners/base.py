@@ -145,6 +145,14 @@ class OnlineLinearModel(BaseEstimator):
         arrays to resume with; the default (None) means a real overflow."""
         return None
 
+    def _loaded_state_shapes(self, n_features, vecs, ints, scal):
+        """The shapes (vecs, ints, scal) a file's state must have for ``n_features`` columns:
+        those of the learner's own initial state (its hyper-parameters fix every size, e.g.
+        OBPM's N members, AROW's d × d covariance). A learner whose state grows (n-OMM's
+        stored points) overrides this to read the capacity off the file's arrays."""
+        v0, s0 = self._initial_state(n_features)
+        return v0.shape, np.shape(self._initial_ints(n_features)), s0.shape
+
     def _check_loaded_state(self, vecs, ints, scal):
         """Rule-specific consistency of a state read from a file (``olc.load``), checked
         after its dtypes, shapes (against the layout and ``_initial_state``) and finiteness:

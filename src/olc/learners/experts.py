@@ -255,6 +255,22 @@ class _WeightedMajorityBase(_DomainLearner):
         return weights[np.newaxis].copy(), ints, legacy_scalars(self._layout, [old["eta"]],
                                                                 ("eta",))
 
+    def _check_loaded_state(self, vecs, ints, scal):
+        """Counts are counts (≥ 0, the reference at most the least), weights ≥ 0, some > 0."""
+        m = ints[self._layout.int_block(ExpertsIntBlock.MISTAKES, vecs.shape[1]):]
+        ref, step = int(ints[ExpertsInt.REF]), int(ints[ExpertsInt.STEP])
+        if m.size and m.min() < 0:
+            return f"ints mistakes: expected counts ≥ 0, found {int(m.min())}"
+        if step < 0 or not 0 <= ref <= (m.min() if m.size else 0):
+            return (f"ints 'ref', 'step': expected 0 ≤ ref ≤ the least mistake count and "
+                    f"step ≥ 0, found ref = {ref}, step = {step}")
+        v = vecs[ExpertsVec.V]
+        if v.size and not ((v >= 0.0).all() and v.max() > 0.0):
+            j = int(np.flatnonzero(v < 0.0)[0]) if (v < 0.0).any() else 0
+            return (f"vecs row 'v': expected weights ≥ 0 (a bad expert's may underflow to 0), "
+                    f"not all 0, found {float(v[j])!r} at {j}")
+        return None
+
     @property
     def mistakes_(self):
         """m_n: the number of rounds each expert was wrong (the paper's w_n = (1−η)^{m_n})."""

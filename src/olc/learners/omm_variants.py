@@ -126,6 +126,34 @@ class NaiveOMM(CollapseWarningMixin, OnlineLinearClassifier):
     def _initial_ints(self, n_features):
         return np.zeros(nomm_sizes(INITIAL_CAPACITY, n_features)[3], dtype=np.int64)
 
+    def _loaded_state_shapes(self, n_features, vecs, ints, scal):
+        """The capacity is the file's: scal holds the header and 2·cap slots."""
+        extra = scal.shape[0] - NOMM_HEADER
+        if extra < 2 or extra % 2:
+            raise ValueError(f"scal: expected {NOMM_HEADER} + 2·capacity slots (capacity "
+                             f"≥ 1), found {scal.shape[0]}")
+        _, rows, n_scal, n_ints = nomm_sizes(extra // 2, n_features)
+        return (rows, n_features + 2), (n_ints,), (n_scal,)
+
+    def _check_loaded_state(self, vecs, ints, scal):
+        """Counters within the capacity, a corral of distinct stored rows, a known phase."""
+        d, cap = vecs.shape[1] - 2, nomm_capacity(scal)
+        kmax = nomm_sizes(cap, d)[0]
+        n, k = int(ints[NommInt.N_STORED]), int(ints[NommInt.K])
+        if scal[NommScal.PHASE] not in (0.0, 1.0, PHASE_MARGIN):
+            return f"scal 'phase': expected 0, 1 or 2, found {scal[NommScal.PHASE]!r}"
+        if not 0 <= n <= cap:
+            return f"ints 'n_stored': expected 0..{cap} (the capacity), found {n}"
+        if not 0 <= k <= min(kmax, n):
+            return f"ints 'k': expected 0..{min(kmax, n)} (corral size), found {k}"
+        corral = ints[NOMM_COUNTERS:NOMM_COUNTERS + k]
+        if k and (corral.min() < 0 or corral.max() >= n or np.unique(corral).size != k):
+            return (f"ints corral: expected {k} distinct stored-row indices in [0, {n}), "
+                    f"found {corral.tolist()[:20]}")
+        if scal[NommScal.GROW] not in (0.0, 1.0):
+            return f"scal 'grow': expected 0 or 1, found {scal[NommScal.GROW]!r}"
+        return None
+
     def _grow_state(self, vecs, scal):
         if scal[NommScal.GROW] != 1.0:
             return None
