@@ -1,7 +1,13 @@
-"""Process-wide numerical settings."""
+"""Process-wide numerical settings.
+
+``OLC_STRICT_ARITHMETIC=1`` in the environment starts a process in strict mode (e.g. to run
+a whole pipeline, or the test suite, bit-for-bit reproducibly); the functions below change
+it at run time.
+"""
+import os
 from contextlib import contextmanager
 
-_strict = False
+_strict = os.environ.get("OLC_STRICT_ARITHMETIC", "0").lower() in ("1", "true", "yes")
 
 
 def strict_arithmetic() -> bool:
