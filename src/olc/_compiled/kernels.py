@@ -9,13 +9,12 @@ several partial sums, a few ulps of difference), the strict one sums left to rig
 textbook (and like scikit-learn), bit for bit.
 """
 import numba as nb
-
-from .caching import jit
-import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+from .caching import jit
 
 
 @jit(fastmath={"reassoc"})
@@ -106,19 +105,6 @@ def assign(idx, val, v):
     else:
         for k in range(idx.shape[0]):
             v[idx[k]] = val[k]
-
-
-@jit()
-def scale(v, a):
-    """v ← a·v (O(d); used only to renormalize a scale × vector pair)."""
-    for j in range(v.shape[0]):
-        v[j] *= a
-
-
-# A scale × vector pair (s, v) represents s·v. Shrinking it is O(1); the vector is rescaled
-# (O(d)) only when s leaves [RENORM_LOW, RENORM_HIGH], so that neither s nor v over/underflows.
-RENORM_LOW = 1e-100
-RENORM_HIGH = 1e100
 
 
 @jit(inline=INLINE)

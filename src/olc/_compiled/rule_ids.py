@@ -51,8 +51,9 @@ AROW_REGRESSION_DIAGONAL = 73
 AROW_REGRESSION_DIAGONAL_PRECISION = 74
 
 # Compiled helpers every family uses (relative to this package).
+# (``families.py``, which executes loops.py, is the loader, not compiled code.)
 CORE_SOURCES = ("kernels.py", "random.py", "scaled.py", "loops.py", "rule_ids.py",
-                "caching.py")
+                "caching.py", "status.py", "layout.py")
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ FAMILIES = {f.name: f for f in (
     Family("regression", (PA_REGRESSION, AROW_REGRESSION_FULL, AROW_REGRESSION_DIAGONAL,
                           AROW_REGRESSION_DIAGONAL_PRECISION), "rules.regression",
            ("rules/regression.py", "rules/second_order.py", "rules/linear.py",
-            "layouts/regression.py", "layouts/linear.py"),
+            "layouts/regression.py", "layouts/second_order.py", "layouts/linear.py"),
            "PA and AROW regression"),
 )}
 

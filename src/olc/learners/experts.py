@@ -29,25 +29,14 @@ from .._compiled.layouts.experts import (
 from .._compiled.random import uniform_array
 from ._legacy import legacy_scalars
 from .base import OnlineLinearClassifier
-from .validation import InputError, StreamStoppedError
+from .validation import SEED_LIMIT, InputError, StreamStoppedError, check_seed
 
 BINARY, SIGN = "binary", "sign"
 _DOMAIN_TEXT = {BINARY: "{0, 1}", SIGN: "{-1, +1}"}
-_SEED_LIMIT = 2 ** 53
 _POSITIVE = Interval(Real, 0, np.inf, closed="neither")
 _ETA = [Interval(Real, 0, 0.5, closed="right")]  # the lecture requires η ≤ 1/2
 # olc 0.1.0: vecs = (weights, exponents or counts); WM/RWM's scalar slots 0–2, in order.
 _LEGACY_EXPERT_SLOTS = ("ref", "step", "eta")
-
-
-def check_seed(value, name="seed"):
-    """A seed for the counter-based generator: an integer in [0, 2**53) (stored exactly in a
-    float64 hyper-parameter array)."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise InputError(f"{name} must be an integer in [0, 2**53), got {value!r}")
-    if not 0 <= int(value) < _SEED_LIMIT:
-        raise InputError(f"{name} must be an integer in [0, 2**53), got {value!r}")
-    return float(value)
 
 
 def _outside(values, domain):
@@ -358,7 +347,7 @@ class RandomizedWeightedMajority(_WeightedMajorityBase):
 
     _layout = RANDOMIZED_WEIGHTED_MAJORITY_LAYOUT
     _parameter_constraints = {"eta": _ETA,
-                              "seed": [Interval(Integral, 0, _SEED_LIMIT, closed="left")]}
+                              "seed": [Interval(Integral, 0, SEED_LIMIT, closed="left")]}
 
     def __init__(self, eta=0.5, seed=0):
         self.eta = eta

@@ -28,7 +28,8 @@ import math
 import numpy as np
 
 from ..caching import jit
-from ..kernels import INLINE, RENORM_LOW, dot, sign
+from ..kernels import INLINE, dot, sign
+from ..scaled import RENORM_LOW
 from ..layouts.experts import (
     EXPERT_MISTAKES,
     WINNOW_EXPONENTS,
