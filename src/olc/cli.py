@@ -412,7 +412,8 @@ def reproduce_omm_example_cmd(
     out_dir: Path = typer.Option(Path("omm-example-5-1-out"), "--out",
                                  help="Folder for the table, figure and results.json."),
 ):
-    """Seed 002 Example 5.1: the perceptron's mistakes grow as c², e-OMM's stay ≤ 2."""
+    """Example 5.1 of the OMM paper (Ho-Nguyen et al. 2025): the perceptron's mistakes grow
+    as c², e-OMM's stay ≤ 2."""
     from .experiments import omm_example_5_1
 
     _writable_folder(out_dir, "--out")
