@@ -94,14 +94,40 @@ def _width():
     return shutil.get_terminal_size((80, 24)).columns
 
 
-def _announce_compile(names, X):
-    """Say at once which compiled families this command will build (first use only)."""
-    import scipy.sparse as sp
+def _rows_are_sparse(data):
+    """Whether ``--data`` gives sparse rows, known before reading it: True for svmlight
+    files and registry datasets read as svmlight, False for the synthetic stream, None when
+    only the loaded data can tell."""
+    if data == "synthetic" or data.startswith("synthetic:"):
+        return False
+    from .data.registry import datasets, get_spec
 
+    name = data.partition(":")[0]
+    if name in datasets():
+        return True if get_spec(name).loader == "svmlight" else None
+    return True if Path(data).is_file() else None
+
+
+def _announce_compile(names, X=None, sparse=None):
+    """Say at once which compiled families this command will build (first use only), from
+    the data's layout (``sparse``, or that of ``X``)."""
     from ._compiled import families
 
+    if sparse is None:
+        import scipy.sparse as sp
+
+        sparse = sp.issparse(X)
     families.announce([families.family_of_learner_module(info(n).module) for n in names],
-                      sparse=sp.issparse(X))
+                      sparse=sparse)
+
+
+def _announce_early(names, data):
+    """The compile notice before anything slow is imported or read, when the data's layout
+    is known from its name; returns whether it was given."""
+    sparse = _rows_are_sparse(data)
+    if sparse is not None:
+        _announce_compile(names, sparse=sparse)
+    return sparse is not None
 
 
 def _fail(message):
@@ -252,21 +278,23 @@ def run_cmd(
                                    help="Lines per chunk when streaming."),
 ):
     """Run one learner in the online protocol (predict, then learn) and print its metrics."""
+    _model_target(save_model)
+    info(algorithm)
+    announced = _announce_early([algorithm], data)
     from rich.table import Table
 
     from .compare import parse_param_assignments, run_one, run_one_streamed
     from .data.sources import describe_source, load_source
     from .report import format_number
 
-    _model_target(save_model)
-    info(algorithm)
     params = parse_param_assignments(param, [algorithm])[algorithm]
     if _streamed(data, stream, passes, seed):
         summary, learner = run_one_streamed(algorithm, params, Path(data), chunk_rows)
         name, n_rows, n_features = Path(data).name, summary["steps"], learner.n_features_in_
     else:
         X, y, name = load_source(data)
-        _announce_compile([algorithm], X)
+        if not announced:
+            _announce_compile([algorithm], X)
         summary, learner, _ = run_one(algorithm, params, X, y, passes=passes, seed=seed,
                                       track_tau=tau)
         summary["data"] = describe_source(name, X, y)
@@ -330,19 +358,21 @@ def compare_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print the results as JSON too."),
 ):
     """Compare learners on the same stream in the online protocol: table, JSON and figure."""
+    names = algorithms_ or ["perceptron", "pa", "pa-i", "pa-ii", "ce-omm", "e-omm"]
+    _writable_folder(out_dir, "--out")
+    for n in names:
+        info(n)
+    announced = _announce_early(names, data)
     from rich.table import Table
 
     from .compare import compare_learners, parse_param_assignments
     from .data.sources import describe_source, load_source
     from .report import format_number
 
-    names = algorithms_ or ["perceptron", "pa", "pa-i", "pa-ii", "ce-omm", "e-omm"]
-    _writable_folder(out_dir, "--out")
-    for n in names:
-        info(n)
     params = parse_param_assignments(param, names)
     X, y, source_name = load_source(data)
-    _announce_compile(names, X)
+    if not announced:
+        _announce_compile(names, X)
     report = compare_learners(names, params, X, y, passes=passes, seed=seed,
                               track_tau=tau, n_jobs=n_jobs, out_dir=out_dir,
                               source=describe_source(source_name, X, y))

@@ -26,7 +26,6 @@ from typing import Iterator
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.datasets import load_svmlight_file
 
 from ._compression import open_binary
 from .errors import DataFormatError
@@ -62,6 +61,10 @@ def _line_chunks(path, chunk_rows: int) -> Iterator[tuple[int, list[bytes]]]:
 
 
 def _sklearn_parse(data: bytes, n_features, zero_based: bool):
+    # Imported here: scikit-learn's import costs ~1.5 s, which `olc run` pays only when it
+    # reads svmlight data (and after the compile notice).
+    from sklearn.datasets import load_svmlight_file
+
     return load_svmlight_file(
         io.BytesIO(data), n_features=n_features, zero_based=zero_based, dtype=np.float64
     )
