@@ -208,6 +208,8 @@ def warmup_cmd(
     names: List[str] = typer.Argument(None, metavar="[NAME]...",
                                       help="Learners whose compiled families to compile."),
     all_: bool = typer.Option(False, "--all", help="Every learner of the catalogue."),
+    as_json: bool = typer.Option(False, "--json",
+                                 help="Print one JSON record per family instead."),
 ):
     """Compile ahead of time (dense and CSR rows) the compiled code of the named learners, or
     of all (--all), into numba's disk cache: for images and CI."""
@@ -220,6 +222,11 @@ def warmup_cmd(
         report = warmup(names)
     except UnknownAlgorithmError as exc:
         _fail(exc)
+    if as_json:
+        typer.echo(json.dumps([{"family": r.family, "learners": r.learners,
+                                "compile_seconds": round(r.compile_seconds, 2),
+                                "seconds": round(r.seconds, 2)} for r in report], indent=1))
+        return
     total = wall = 0.0
     for row in report:
         total += row.compile_seconds

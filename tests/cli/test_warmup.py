@@ -31,3 +31,14 @@ def test_warmup_rejects_unknown_names_and_empty_calls():
     assert len(res.output.strip().splitlines()) == 1
     assert runner.invoke(app, ["warmup"]).exit_code == 2
     assert runner.invoke(app, ["warmup", "--all", "pa"]).exit_code == 2
+
+
+def test_warmup_json_names_each_family_once():
+    import json
+
+    res = runner.invoke(app, ["warmup", "pa-i", "sgd", "perceptron", "--json"])
+    assert res.exit_code == 0, res.output
+    records = json.loads(res.stdout)
+    assert [r["family"] for r in records] == ["linear", "sgd"]
+    assert records[0]["learners"] == ["pa-i", "perceptron"]
+    assert all(r["seconds"] >= r["compile_seconds"] >= 0 for r in records)
