@@ -4,9 +4,7 @@ Importing ``olc`` is cheap: the learners, the online protocol and persistence (a
 scikit-learn, numba and matplotlib) are imported when first used (PEP 562 ``__getattr__``),
 e.g. ``olc.Perceptron``, ``olc.make("pa-i")``, ``olc.progressive``, ``olc.load``.
 """
-import importlib
-import importlib.util
-
+from ._lazy import lazy_attributes
 from .config import set_strict_arithmetic, strict_arithmetic, strict_mode
 from .learners.catalogue import LEARNER_CLASSES
 
@@ -57,17 +55,4 @@ __all__ = LEARNER_CLASSES + [
 ]
 
 
-def __getattr__(name):
-    module = _LAZY.get(name)
-    if module is None:
-        # A subpackage not imported yet (``olc.evaluate`` after ``import olc``).
-        if not name.startswith("__") and importlib.util.find_spec(f"{__name__}.{name}"):
-            return importlib.import_module(f"{__name__}.{name}")
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_attributes(__name__, globals(), _LAZY)

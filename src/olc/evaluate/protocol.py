@@ -20,6 +20,16 @@ from .metrics import (absolute_error, cumulative_error_rate, cumulative_mean_squ
 DEFAULT_CHUNK = 1 << 16
 
 
+def with_regression_errors(summary, result):
+    """``summary`` plus a regressor's total and mean squared/absolute errors."""
+    if result.kind == "regressor":
+        n = max(result.n_steps, 1)
+        summary.update(squared_error=result.squared_error, absolute_error=result.absolute_error,
+                       mean_squared_error=result.squared_error / n,
+                       mean_absolute_error=result.absolute_error / n)
+    return summary
+
+
 @dataclass
 class ProgressiveResult:
     """Per-step arrays (in processing order) and totals of one progressive run.
@@ -86,12 +96,7 @@ class ProgressiveResult:
                "passes": self.passes, "mistakes": self.mistakes, "updates": self.updates,
                "tau": self.tau, "seconds": self.seconds,
                "compile_seconds": self.compile_seconds}
-        if self.kind == "regressor":
-            n = max(self.n_steps, 1)
-            out.update(squared_error=self.squared_error, absolute_error=self.absolute_error,
-                       mean_squared_error=self.squared_error / n,
-                       mean_absolute_error=self.absolute_error / n)
-        return out
+        return with_regression_errors(out, self)
 
 
 def progressive(learner, X, y=None, passes=1, shuffle_seed=None, classes=None, tau_on=None,

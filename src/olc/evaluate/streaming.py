@@ -9,6 +9,7 @@ from sklearn.base import clone, is_regressor
 
 from ..learners.registry import name_of
 from ..progress import LazyProgress
+from .protocol import with_regression_errors
 
 
 @dataclass
@@ -37,12 +38,7 @@ class StreamedResult:
                "passes": 1, "mistakes": self.mistakes, "updates": self.updates, "tau": None,
                "seconds": self.seconds, "compile_seconds": self.compile_seconds,
                "chunks": self.chunks}
-        if self.kind == "regressor":
-            n = max(self.n_steps, 1)
-            out.update(squared_error=self.squared_error, absolute_error=self.absolute_error,
-                       mean_squared_error=self.squared_error / n,
-                       mean_absolute_error=self.absolute_error / n)
-        return out
+        return with_regression_errors(out, self)
 
 
 def progressive_chunks(learner, chunks, classes=None, progress=None):
