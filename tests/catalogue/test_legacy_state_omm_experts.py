@@ -46,6 +46,7 @@ def _upgraded(name):
     return learner
 
 
+@pytest.mark.usefixtures("default_arithmetic")
 @pytest.mark.parametrize("name", NAMES)
 def test_upgraded_state_reproduces_the_saved_decision_values(name):
     expected = json.loads((FIXTURES / "expected.json").read_text())[name]
@@ -56,6 +57,7 @@ def test_upgraded_state_reproduces_the_saved_decision_values(name):
     np.testing.assert_array_equal(values, np.array(expected["values"]))
 
 
+@pytest.mark.usefixtures("default_arithmetic")
 @pytest.mark.parametrize("name", NAMES)
 def test_upgraded_state_keeps_learning_as_this_version(name):
     """The fixture learned the rows of its stream in two calls (25 + 15); a learner of this

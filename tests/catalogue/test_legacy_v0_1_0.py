@@ -18,6 +18,7 @@ FIXTURES = Path(__file__).parent.parent / "persistence_fixtures" / "v0_1_0"
 NAMES = ["generalized-perceptron", "obpm", "arow", "arow-diagonal", "arow-diagonal-precision"]
 
 
+@pytest.mark.usefixtures("default_arithmetic")
 @pytest.mark.parametrize("name", NAMES)
 def test_upgrade_of_v0_1_0_files_gives_the_same_decision_values(name):
     with np.load(FIXTURES / f"{name}.npz", allow_pickle=False) as data:

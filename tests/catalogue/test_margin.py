@@ -700,6 +700,7 @@ def test_tracked_supports_are_sets_that_cover_the_nonzeros(name):
 V0_1_0 = Path(__file__).resolve().parents[1] / "persistence_fixtures" / "v0_1_0"
 
 
+@pytest.mark.usefixtures("default_arithmetic")
 @pytest.mark.parametrize("name", ["romma", "a-romma", "alma2", "pumma"])
 def test_olc_0_1_0_state_upgrades_to_the_named_layout(name):
     """A 0.1.0 file (coordinate lists as float rows, 16 scalar slots) upgraded through

@@ -657,6 +657,7 @@ def test_chunks_and_save_load_equal_one_call(name, params, tmp_path):
 FIXTURES = Path(__file__).parent.parent / "persistence_fixtures" / "v0_1_0"
 
 
+@pytest.mark.usefixtures("default_arithmetic")
 @pytest.mark.parametrize("name", NAMES + ["norma"])
 def test_upgrade_of_v0_1_0_files_gives_the_same_decision_values(name):
     """0.1.0 kept the support list, positions and count as floats in ``vecs``/``scal``; the

@@ -47,6 +47,7 @@ def edited(tmp_path, name, edit):
 
 # -- files saved by olc 0.1.0 -----------------------------------------------------------------
 
+@pytest.mark.usefixtures("default_arithmetic")
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_files_of_olc_0_1_0_load_and_reproduce_their_values(name):
     learner = olc.load(FIXTURES / f"{name}.npz")
