@@ -3,16 +3,13 @@
 ``_upgrade_legacy_state``: the upgraded learner gives the decision values olc 0.1.0 gave,
 bit for bit, and keeps learning exactly as a learner trained by this version on the same
 rows (the fixture's training stream is rebuilt from the generator's seed)."""
-import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import olc
-from olc.learners.registry import info
+from _legacy_fixtures import expected as legacy_expected, upgraded
 
-FIXTURES = Path(__file__).parents[1] / "persistence_fixtures" / "v0_1_0"
 NAMES = ["e-omm", "ce-omm", "n-omm", "e-omm-lp", "ce-omm-lp", "winnow", "weighted-majority",
          "randomized-weighted-majority"]
 
@@ -32,25 +29,11 @@ def _training_streams():
             "randomized-weighted-majority": (Xm, ym)}, (X, y)
 
 
-def _upgraded(name):
-    with np.load(FIXTURES / f"{name}.npz", allow_pickle=False) as data:
-        meta = json.loads(str(data["meta"]))
-        vecs, scal, classes = data["vecs"], data["scal"], data["classes"]
-    assert meta["olc_version"] == "0.1.0" and meta["algorithm"] == name
-    learner = info(name).cls(**meta["params"])
-    learner._vecs, learner._ints, learner._scal = learner._upgrade_legacy_state(vecs, scal)
-    learner.classes_ = classes
-    learner.n_features_in_ = meta["n_features_in"]
-    learner.n_steps_ = meta["n_steps"]
-    learner.n_updates_ = meta["n_updates"]
-    return learner
-
-
 @pytest.mark.usefixtures("default_arithmetic")
 @pytest.mark.parametrize("name", NAMES)
 def test_upgraded_state_reproduces_the_saved_decision_values(name):
-    expected = json.loads((FIXTURES / "expected.json").read_text())[name]
-    learner = _upgraded(name)
+    expected = legacy_expected(name)
+    learner = upgraded(name)
     assert learner._vecs.dtype == np.float64 and learner._ints.dtype == np.int64
     assert learner._scal.dtype == np.float64
     values = learner.decision_function(np.array(expected["probe"]))
@@ -64,7 +47,7 @@ def test_upgraded_state_keeps_learning_as_this_version(name):
     version trained on the same rows scores and continues identically."""
     domain_streams, default = _training_streams()
     X, y = domain_streams.get(name, default)
-    learner = _upgraded(name)
+    learner = upgraded(name)
     ref = olc.make(name)
     ref.partial_fit(X[:25], y[:25], classes=[-1, 1])
     ref.partial_fit(X[25:], y[25:])

@@ -6,32 +6,23 @@ Learners whose 0.1.0 state differs from their named layout (scalars trimmed from
 slots, OBPM's rows and blocks regrouped): the generalised perceptron, OBPM and AROW's three
 covariances.
 """
-import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from olc.learners.registry import info
+from _legacy_fixtures import expected as legacy_expected, legacy_file, upgraded
 
-FIXTURES = Path(__file__).parent.parent / "persistence_fixtures" / "v0_1_0"
 NAMES = ["generalized-perceptron", "obpm", "arow", "arow-diagonal", "arow-diagonal-precision"]
 
 
 @pytest.mark.usefixtures("default_arithmetic")
 @pytest.mark.parametrize("name", NAMES)
 def test_upgrade_of_v0_1_0_files_gives_the_same_decision_values(name):
-    with np.load(FIXTURES / f"{name}.npz", allow_pickle=False) as data:
-        meta = json.loads(str(data["meta"]))
-        vecs, scal, classes = data["vecs"], data["scal"], data["classes"]
-    expected = json.loads((FIXTURES / "expected.json").read_text())[name]
+    meta, vecs, scal, classes = legacy_file(name)
+    expected = legacy_expected(name)
     probe = np.array(expected["probe"])
-    learner = info(name).cls(**meta["params"])
-    learner._vecs, learner._ints, learner._scal = learner._upgrade_legacy_state(vecs, scal)
-    learner.classes_ = classes
-    learner.n_features_in_ = meta["n_features_in"]
-    learner.n_steps_ = meta["n_steps"]
-    learner.n_updates_ = meta["n_updates"]
+    learner = upgraded(name)
     np.testing.assert_array_equal(learner.decision_function(probe), expected["values"])
     if name == "obpm":  # 0.1.0: vecs = [sum, members…, scratch]; 4-slot blocks after 8
         np.testing.assert_array_equal(learner.member_coefs_, vecs[1:-1])

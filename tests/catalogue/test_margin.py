@@ -15,9 +15,7 @@
 - Degenerate geometry: x = 0, collinear points, infeasible constraint sets, non-separable
   streams — the documented behaviour, never NaN.
 """
-import json
 import math
-from pathlib import Path
 
 import cvxpy as cp
 import numpy as np
@@ -28,6 +26,7 @@ from hypothesis import strategies as st
 
 import olc
 from olc._compiled.layouts.margin import AlmaScal
+from _legacy_fixtures import expected as legacy_expected, fitted_from, legacy_file
 
 # -- helpers -------------------------------------------------------------------------------------
 
@@ -697,29 +696,21 @@ def test_tracked_supports_are_sets_that_cover_the_nonzeros(name):
 
 # -- files saved by olc 0.1.0 --------------------------------------------------------------------
 
-V0_1_0 = Path(__file__).resolve().parents[1] / "persistence_fixtures" / "v0_1_0"
-
-
 @pytest.mark.usefixtures("default_arithmetic")
 @pytest.mark.parametrize("name", ["romma", "a-romma", "alma2", "pumma"])
 def test_olc_0_1_0_state_upgrades_to_the_named_layout(name):
     """A 0.1.0 file (coordinate lists as float rows, 16 scalar slots) upgraded through
     ``_upgrade_legacy_state`` gives the decision values that model gave, exactly, and is the
     state this version reaches on the same stream (so learning can go on from it)."""
-    with np.load(V0_1_0 / f"{name}.npz", allow_pickle=False) as data:
-        meta = json.loads(str(data["meta"]))
-        old_vecs, old_scal, classes = data["vecs"], data["scal"], data["classes"]
-    expected = json.loads((V0_1_0 / "expected.json").read_text())[name]
+    meta, old_vecs, old_scal, classes = legacy_file(name)
+    expected = legacy_expected(name)
     learner = olc.make(name, **meta["params"])
     vecs, ints, scal = learner._upgrade_legacy_state(old_vecs, old_scal)
     d, layout = meta["n_features_in"], learner._layout
     assert vecs.shape == (layout.n_vectors, d) and vecs.dtype == np.float64
     assert ints.shape == (layout.n_ints(d),) and ints.dtype == np.int64
     assert scal.shape == (layout.n_scalars,) and scal.dtype == np.float64
-    learner._vecs, learner._ints, learner._scal = vecs, ints, scal
-    learner.classes_ = classes
-    learner.n_features_in_ = d
-    learner.n_steps_, learner.n_updates_ = meta["n_steps"], meta["n_updates"]
+    learner = fitted_from(meta, (vecs, ints, scal), classes)
     values = learner.decision_function(np.array(expected["probe"]))
     np.testing.assert_array_equal(values, expected["values"])
     # The stream the fixture was trained on (tests/persistence_fixtures/make_v0_1_0.py).

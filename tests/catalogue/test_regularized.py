@@ -7,8 +7,6 @@ Lemma 3.1 (with the exact multiplier max(0, 1 + α − m)/‖x‖²), Lemma 3.2 
 problem (3.10) a bisection on the dual multiplier with a sort-based L1-ball projection — a
 different algorithm from the library's Newton search. The QPs are solved by cvxpy/Clarabel.
 """
-import json
-from pathlib import Path
 
 import cvxpy as cp
 import numpy as np
@@ -19,6 +17,7 @@ import olc
 from olc._compiled.layouts.regularized import ShenDietterichScal
 from olc.learners.registry import info
 from olc.learners.validation import InputError
+from _legacy_fixtures import expected as legacy_expected, legacy_file, upgraded
 
 # Clarabel's "inaccurate" warning on the second-order cone: see _solve.
 pytestmark = pytest.mark.filterwarnings("ignore:Solution may be inaccurate:UserWarning")
@@ -654,25 +653,15 @@ def test_chunks_and_save_load_equal_one_call(name, params, tmp_path):
 
 # -- files saved by olc 0.1.0 -------------------------------------------------------------------
 
-FIXTURES = Path(__file__).parent.parent / "persistence_fixtures" / "v0_1_0"
-
-
 @pytest.mark.usefixtures("default_arithmetic")
 @pytest.mark.parametrize("name", NAMES + ["norma"])
 def test_upgrade_of_v0_1_0_files_gives_the_same_decision_values(name):
     """0.1.0 kept the support list, positions and count as floats in ``vecs``/``scal``; the
     upgraded state (integer support set, named slots) must score the probe set exactly as
     the 0.1.0 model did."""
-    with np.load(FIXTURES / f"{name}.npz", allow_pickle=False) as data:
-        meta = json.loads(str(data["meta"]))
-        vecs, scal, classes = data["vecs"], data["scal"], data["classes"]
-    expected = json.loads((FIXTURES / "expected.json").read_text())[name]
-    learner = info(name).cls(**meta["params"])
-    learner._vecs, learner._ints, learner._scal = learner._upgrade_legacy_state(vecs, scal)
-    learner.classes_ = classes
-    learner.n_features_in_ = meta["n_features_in"]
-    learner.n_steps_ = meta["n_steps"]
-    learner.n_updates_ = meta["n_updates"]
+    meta, _, _, classes = legacy_file(name)
+    expected = legacy_expected(name)
+    learner = upgraded(name)
     values = learner.decision_function(np.array(expected["probe"]))
     np.testing.assert_array_equal(values, np.array(expected["values"]))
     # Learning goes on from the upgraded state as from a fresh one's (same shapes).
