@@ -7,7 +7,20 @@ it at run time.
 import os
 from contextlib import contextmanager
 
-_strict = os.environ.get("OLC_STRICT_ARITHMETIC", "0").lower() in ("1", "true", "yes")
+_ENV_VALUES = {"": False, "0": False, "false": False, "no": False,
+               "1": True, "true": True, "yes": True}
+
+
+def _strict_from_environment():
+    value = os.environ.get("OLC_STRICT_ARITHMETIC", "")
+    try:
+        return _ENV_VALUES[value.strip().lower()]
+    except KeyError:
+        raise ValueError(f"OLC_STRICT_ARITHMETIC={value!r}: expected 1/true/yes (strict) or "
+                         "0/false/no (default arithmetic)") from None
+
+
+_strict = _strict_from_environment()
 
 
 def strict_arithmetic() -> bool:
