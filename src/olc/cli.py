@@ -123,11 +123,11 @@ def _announce_compile(names, X=None, sparse=None):
 
 def _announce_early(names, data):
     """The compile notice before anything slow is imported or read, when the data's layout
-    is known from its name; returns whether it was given."""
+    is known from its name (announcing again once the data is read adds nothing: a family
+    is announced once per process)."""
     sparse = _rows_are_sparse(data)
     if sparse is not None:
         _announce_compile(names, sparse=sparse)
-    return sparse is not None
 
 
 def _fail(message):
@@ -287,7 +287,7 @@ def run_cmd(
     """Run one learner in the online protocol (predict, then learn) and print its metrics."""
     _model_target(save_model)
     info(algorithm)
-    announced = _announce_early([algorithm], data)
+    _announce_early([algorithm], data)
     from rich.table import Table
 
     from .compare import parse_param_assignments, run_one, run_one_streamed
@@ -300,8 +300,7 @@ def run_cmd(
         name, n_rows, n_features = Path(data).name, summary["steps"], learner.n_features_in_
     else:
         X, y, name = load_source(data)
-        if not announced:
-            _announce_compile([algorithm], X)
+        _announce_compile([algorithm], X)
         summary, learner, _ = run_one(algorithm, params, X, y, passes=passes, seed=seed,
                                       track_tau=tau)
         summary["data"] = describe_source(name, X, y)
@@ -369,7 +368,7 @@ def compare_cmd(
     _writable_folder(out_dir, "--out")
     for n in names:
         info(n)
-    announced = _announce_early(names, data)
+    _announce_early(names, data)
     from rich.table import Table
 
     from .compare import compare_learners, parse_param_assignments
@@ -378,8 +377,7 @@ def compare_cmd(
 
     params = parse_param_assignments(param, names)
     X, y, source_name = load_source(data)
-    if not announced:
-        _announce_compile(names, X)
+    _announce_compile(names, X)
     report = compare_learners(names, params, X, y, passes=passes, seed=seed,
                               track_tau=tau, n_jobs=n_jobs, out_dir=out_dir,
                               source=describe_source(source_name, X, y))

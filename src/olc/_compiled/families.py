@@ -155,9 +155,11 @@ def is_cached(family, entry="run_dense"):
 
 def announce(families, sparse=False):
     """Print the compile notice at once for the families among ``families`` that are not
-    cached yet (the per-entry notices of the listener then stay quiet for them)."""
+    cached yet and not announced before in this process (the per-entry notices of the
+    listener then stay quiet for them)."""
     entry = "run_csr" if sparse else "run_dense"
-    todo = [f for f in dict.fromkeys(families) if f not in _loaded and not is_cached(f, entry)]
+    todo = [f for f in dict.fromkeys(families)
+            if f not in _loaded and f not in _announced and not is_cached(f, entry)]
     if todo and _notice_enabled():
         seconds = sum(ESTIMATED_SECONDS.get(f, 20) for f in todo) // 2
         print(f"olc: compiling {', '.join(todo)} for this machine ({'sparse' if sparse else 'dense'} "
