@@ -210,6 +210,8 @@ def warmup_cmd(
     all_: bool = typer.Option(False, "--all", help="Every learner of the catalogue."),
     as_json: bool = typer.Option(False, "--json",
                                  help="Print one JSON record per family instead."),
+    n_jobs: int = typer.Option(1, "--n-jobs", min=1,
+                               help="Compile families in this many processes at once."),
 ):
     """Compile ahead of time (dense and CSR rows) the compiled code of the named learners, or
     of all (--all), into numba's disk cache: for images and CI."""
@@ -219,7 +221,7 @@ def warmup_cmd(
     from .warmup import warmup
 
     try:
-        report = warmup(names)
+        report = warmup(names, n_jobs=n_jobs)
     except UnknownAlgorithmError as exc:
         _fail(exc)
     if as_json:

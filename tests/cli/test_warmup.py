@@ -42,3 +42,14 @@ def test_warmup_json_names_each_family_once():
     assert [r["family"] for r in records] == ["linear", "sgd"]
     assert records[0]["learners"] == ["pa-i", "perceptron"]
     assert all(r["seconds"] >= r["compile_seconds"] >= 0 for r in records)
+
+
+def test_warmup_in_parallel_processes_fills_the_shared_disk_cache():
+    # Two families compiled in two worker processes: the report keeps the order of first use,
+    # and afterwards both families' loops are in the disk cache this process reads.
+    report = warmup(["winnow", "perceptron"], n_jobs=2)
+    assert [(r.family, r.learners) for r in report] == [("experts", ["winnow"]),
+                                                        ("linear", ["perceptron"])]
+    for family in ("experts", "linear"):
+        for entry in families.ENTRY_POINTS:
+            assert families.is_cached(family, entry), (family, entry)

@@ -63,6 +63,11 @@ class Family:
     module: str           # rule module (relative), defines family_score / family_step
     sources: tuple        # compiled source files besides CORE_SOURCES (relative paths)
     description: str
+    # The family's rules allocate arrays (np.empty, np.sort) somewhere in the code the loops
+    # call, which needs numba's reference-counted runtime (NRT) in the loops. The others'
+    # loops are compiled without it: with NRT every row view (X[i], vecs[W]) costs atomic
+    # reference-count updates, measured at ~40 % of the dense perceptron loop (loops.py).
+    allocates: bool = False
 
 
 FAMILIES = {f.name: f for f in (
@@ -74,7 +79,7 @@ FAMILIES = {f.name: f for f in (
            "rules.regularized",
            ("rules/regularized.py", "rules/shen_dietterich.py", "rules/l1_ball.py",
             "rules/norma.py", "layouts/regularized.py"),
-           "regularized and norm-constrained PA, NORMA"),
+           "regularized and norm-constrained PA, NORMA", allocates=True),
     Family("experts", (WINNOW, WEIGHTED_MAJORITY, RANDOMIZED_WEIGHTED_MAJORITY),
            "rules.experts", ("rules/experts.py", "layouts/experts.py", "layout.py"),
            "Winnow, (Randomized) Weighted Majority"),
@@ -85,7 +90,7 @@ FAMILIES = {f.name: f for f in (
     Family("omm_variants", (NAIVE_OMM, EFFICIENT_OMM_LP), "rules.omm_variants",
            ("rules/omm_variants.py", "rules/nomm.py", "rules/omm_lp.py", "rules/omm.py",
             "nearest_point.py", "layouts/omm_variants.py", "layouts/omm.py", "layout.py"),
-           "n-OMM, ℓp e-OMM"),
+           "n-OMM, ℓp e-OMM", allocates=True),
     Family("bayes_point", (GENERALIZED_PERCEPTRON, OBPM), "rules.bayes_point",
            ("rules/bayes_point.py", "rules/linear.py", "layouts/bayes_point.py",
             "layouts/linear.py"),
@@ -93,12 +98,13 @@ FAMILIES = {f.name: f for f in (
     Family("sgd", (SGD, SGD_REGRESSION), "rules.sgd", ("rules/sgd.py", "layouts/sgd.py"),
            "SGD classification and regression"),
     Family("second_order", (AROW_FULL, AROW_DIAGONAL, AROW_DIAGONAL_PRECISION),
-           "rules.second_order", ("rules/second_order.py", "layouts/second_order.py"), "AROW"),
+           "rules.second_order", ("rules/second_order.py", "layouts/second_order.py"), "AROW",
+           allocates=True),
     Family("regression", (PA_REGRESSION, AROW_REGRESSION_FULL, AROW_REGRESSION_DIAGONAL,
                           AROW_REGRESSION_DIAGONAL_PRECISION), "rules.regression",
            ("rules/regression.py", "rules/second_order.py", "rules/linear.py",
             "layouts/regression.py", "layouts/second_order.py", "layouts/linear.py"),
-           "PA and AROW regression"),
+           "PA and AROW regression", allocates=True),
 )}
 
 _FAMILY_OF_RULE = {rule: family for family in FAMILIES.values() for rule in family.rules}
