@@ -47,6 +47,7 @@ __all__ = [
     "schedule",
     "expected_counts",
     "drift_stream",
+    "Drift",
 ]
 
 _TOL = 1e-9
@@ -213,3 +214,39 @@ def drift_stream(
     label = np.where(pos[role], 1.0, -1.0)
     original = y[rows]
     return DriftStream(rows, role, label, phase, original, roles)
+
+
+@dataclass(frozen=True)
+class Drift:
+    """The drift process as a stream transform of the experiment engine
+    (``olc.experiments.engine.transforms``): ``apply(stream, rng)`` draws a
+    :func:`drift_stream` from the stream's labels with the trial's generator and returns the
+    drawn positions (``stream.take``), labelled ±1 (positive roles +1); the stream keeps the
+    original class of each position (``labels``) and its phase (``info["phase"]``).
+    ``classes``: role → original label; ``rows_per_phase``: int or one per phase."""
+
+    classes: Mapping[str, object]
+    rows_per_phase: object = 500
+    replace: bool = False
+    phases: tuple = SHEN_DIETTERICH_PHASES
+    positive: tuple = SHEN_DIETTERICH_POSITIVE
+
+    def key(self):
+        return {"kind": "drift", "classes": {r: _jsonable(v) for r, v in self.classes.items()},
+                "rows_per_phase": _jsonable(self.rows_per_phase), "replace": self.replace,
+                "phases": [[dict(p.start), dict(p.end)] for p in self.phases],
+                "positive": list(self.positive)}
+
+    def apply(self, stream, rng):
+        drawn = drift_stream(stream.y, self.classes, self.rows_per_phase, seed=rng,
+                             phases=self.phases, positive=self.positive, replace=self.replace)
+        out = stream.take(drawn.rows)
+        out.y = drawn.label
+        out.info = {**stream.info, "phase": drawn.phase}
+        return out
+
+
+def _jsonable(value):
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value.item() if isinstance(value, np.generic) else value

@@ -15,10 +15,13 @@ without stemming or a stoplist").
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["strip_header", "binary_term_matrix", "document_frequency_columns"]
+__all__ = ["strip_header", "binary_term_matrix", "document_frequency_columns",
+           "DocumentFrequencyCut"]
 
 
 def strip_header(document: str) -> str:
@@ -49,3 +52,25 @@ def document_frequency_columns(X, rows, min_df: int) -> np.ndarray:
     sub = sp.csr_matrix(X)[np.asarray(rows)]
     df = np.asarray((sub != 0).sum(axis=0)).ravel()
     return np.flatnonzero(df >= min_df)
+
+
+@dataclass(frozen=True)
+class DocumentFrequencyCut:
+    """The vocabulary rule as a stream transform of the experiment engine: keep the columns
+    of the terms present in at least ``min_df`` of the stream's rows
+    (:func:`document_frequency_columns`); ``info["n_features"]`` records how many."""
+
+    min_df: int = 6
+
+    def __post_init__(self):
+        if isinstance(self.min_df, bool) or not isinstance(self.min_df, int) or self.min_df < 1:
+            raise ValueError(f"document-frequency cut: min_df must be an integer ≥ 1, "
+                             f"got {self.min_df!r}")
+
+    def key(self):
+        return {"kind": "document-frequency-cut", "min_df": self.min_df}
+
+    def apply(self, stream, rng):
+        cols = document_frequency_columns(stream.X, np.arange(stream.n), self.min_df)
+        X = sp.csr_matrix(stream.X)[:, cols].tocsr()
+        return replace(stream, X=X, info={**stream.info, "n_features": int(cols.size)})
