@@ -26,12 +26,15 @@ from .store import jsonable
 class Run:
     """One independent unit of work: ``fn(*args)`` (``fn`` module-level, or
     ``"module:function"``), stored under ``key``; ``name``: a readable file name in the
-    store (optional, may contain '/')."""
+    store (optional, may contain '/'); ``check``: ``check(value) -> None or a reason``,
+    applied to a stored value before it is reused (a value that fails is discarded with a
+    warning and the run is redone)."""
 
     key: dict
     fn: Callable | str
     args: tuple = ()
     name: str = ""
+    check: Callable | None = None
 
 
 @dataclass
@@ -99,7 +102,7 @@ def execute(runs, store, n_jobs=1, scheduler=None, force=False, progress=None,
     values = [None] * len(runs)
     todo = []
     for i, run in enumerate(runs):
-        value = None if force else store.get(run.key, run.name)
+        value = None if force else store.get(run.key, run.name, run.check)
         if value is None:
             todo.append((i, run))
         else:

@@ -84,9 +84,9 @@ class RunStore:
             return self.root / f"{safe_name(name)}.{rid[:16]}.json"
         return self.root / rid[:2] / f"{rid}.json"
 
-    def get(self, key, name=""):
+    def get(self, key, name="", check=None):
         """The stored value of the run with this key, or None (missing, or damaged: then
-        discarded with a warning)."""
+        discarded with a warning; ``check(value)`` may name a reason to discard it)."""
         path = self.path(key, name)
         payload = read_json_object(path)
         if payload is None:
@@ -97,8 +97,9 @@ class RunStore:
             discard(path, "no key or value")
             return None
         value = payload["value"]
-        if value is None:
-            discard(path, "an empty value")
+        reason = "an empty value" if value is None else None if check is None else check(value)
+        if reason:
+            discard(path, reason)
             return None
         return value
 
