@@ -9,6 +9,7 @@ outputs).
 """
 REPRODUCTIONS = {
     "omm-adult": "olc.experiments.omm_adult.command:command",
+    "shen-dietterich": "olc.experiments.shen_dietterich.command:command",
 }
 
 
