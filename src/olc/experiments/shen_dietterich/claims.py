@@ -77,7 +77,7 @@ def _interp(points, x):
 
 
 def _few(points, d_features):
-    return [p for p in points if 0 < p[0] <= 0.1 * d_features]
+    return [p for p in points if 0 < p[0] <= 0.25 * d_features]
 
 
 def _n_features(results, stream):
@@ -92,7 +92,7 @@ def regularized_beats_selection_with_few_features(results):
         ig, game = sweep_points(results, s, S.IG), sweep_points(results, s, S.GAME)
         few = _few(l2, _n_features(results, s))
         if not few or not ig or not game:
-            return None, f"{s}: no L2 σ point with ≤ 10 % of the features"
+            return None, f"{s}: no L2 σ point with ≤ 25 % of the features"
         wins = [p[2] < min(_interp(ig, p[0]), _interp(game, p[0])) for p in few]
         ok &= sum(wins) > len(wins) / 2
         ev.append(f"{s}: L2 below both baselines at {sum(wins)}/{len(wins)} of its points with "
@@ -108,7 +108,7 @@ def l1_unstable_with_few_features(results):
         l1, l2 = sweep_points(results, s, S.L1_SIGMA), sweep_points(results, s, S.L2_SIGMA)
         few = _few(l1, _n_features(results, s))
         if not few:
-            return None, f"{s}: no L1 σ point with ≤ 10 % of the features"
+            return None, f"{s}: no L1 σ point with ≤ 25 % of the features"
         worse = [p[2] > _interp(l2, p[0]) for p in few]
         ok &= sum(worse) > len(worse) / 2
         ev.append(f"{s}: L1 worse than L2 at {sum(worse)}/{len(worse)} of its points with few "
