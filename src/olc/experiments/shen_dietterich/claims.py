@@ -96,7 +96,7 @@ def regularized_beats_selection_with_few_features(results):
         wins = [p[2] < min(_interp(ig, p[0]), _interp(game, p[0])) for p in few]
         ok &= sum(wins) > len(wins) / 2
         ev.append(f"{s}: L2 below both baselines at {sum(wins)}/{len(wins)} of its points with "
-                  f"≤ 10 % of the features (" + ", ".join(
+                  f"≤ 25 % of the features (" + ", ".join(
                       f"{p[0]:.0f} feat.: {p[2]:.3f} vs IG {_interp(ig, p[0]):.3f}, game "
                       f"{_interp(game, p[0]):.3f}" for p in few) + ")")
     return ok, "; ".join(ev)
