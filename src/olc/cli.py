@@ -405,41 +405,16 @@ reproduce_app = typer.Typer(no_args_is_help=True,
 app.add_typer(reproduce_app, name="reproduce")
 
 
-@reproduce_app.command("omm-adult")
-def reproduce_omm_adult_cmd(
-    out_dir: Path = typer.Option(Path("omm-adult-out"), "--out",
-                                 help="Folder for tables, figure, results.json, summary.md "
-                                      "and the per-run cache (runs/)."),
-    n_jobs: int = typer.Option(1, "--n-jobs", help="Runs in parallel (joblib; -1: all cores)."),
-    force: bool = typer.Option(False, "--force", help="Recompute runs cached in --out."),
-    passes_permuted: int = typer.Option(5, "--passes-permuted", min=1,
-                                        help="Passes of the multi-pass runs (Table 4); pass 1 "
-                                             "in data order, later passes permuted."),
-    limit: Optional[int] = typer.Option(None, "--limit", min=10,
-                                        help="Only the first N points (quick runs)."),
-    cache_dir: Optional[Path] = typer.Option(None, "--cache-dir",
-                                             help="Where the built data set and its max-margin "
-                                                  "solution are cached (default: olc's "
-                                                  "derived-data cache)."),
-    bias_terms: str = typer.Option("paper", "--bias-terms",
-                                   help="paper: ROMMA, a-ROMMA, Perceptron, ALMA get their "
-                                        "bias coordinate only when b* ≠ 0 (as the paper); "
-                                        "always: on every variant."),
-):
-    """The OMM paper (Ho-Nguyen et al. 2025) §6 / App. B on the Adult data: Tables 2–4, Figure 1, summary."""
-    from .experiments import omm_adult
+def _register_reproductions():
+    """``olc reproduce NAME`` for every entry of olc.experiments.registry (each command
+    lives in a light module of its paper)."""
+    from .experiments.registry import REPRODUCTIONS, command
 
-    _writable_folder(out_dir, "--out")
-    report = omm_adult.run(out_dir, n_jobs=n_jobs, force=force,
-                           passes_permuted=passes_permuted, limit=limit,
-                           cache_dir=cache_dir, bias_terms=bias_terms)
-    g = report["geometry"]["original"]
-    out.print(f"{report['source']['n']} points × {report['source']['d']} features; "
-              f"γ = {g['gamma']:.6g}, b* = {g['b_star']:.4f}, D = {g['D']:.4f}, "
-              f"D̄ = {g['D_bar']:.4f}, r = D/γ = {g['r']:.6g}")
-    for key in ("summary", "table_2", "table_3", "table_4", "figure_1", "json"):
-        if key in report["files"]:
-            out.print(f"{key:9s} {report['files'][key]}")
+    for name in REPRODUCTIONS:
+        reproduce_app.command(name)(command(name))
+
+
+_register_reproductions()
 
 
 @reproduce_app.command("omm-example-5-1")
@@ -457,6 +432,26 @@ def reproduce_omm_example_cmd(
     report = omm_example_5_1.run(c or None, out_dir)
     typer.echo(Path(report["files"]["table"]).read_text())
     out.print(f"figure {report['files']['figure']}\njson   {report['files']['json']}")
+
+
+@app.command("experiment")
+def experiment_cmd(
+    spec: Path = typer.Argument(..., help="The experiment spec (TOML; see docs/experiments.md "
+                                          "and examples/)."),
+    out_dir: Path = typer.Option(Path("olc-experiment-out"), "--out",
+                                 help="Folder for tables, figures, results.json, summary.md "
+                                      "and the per-run store (runs/)."),
+    n_jobs: int = typer.Option(1, "--n-jobs", help="Runs in parallel (joblib processes; -1: "
+                                                   "all cores)."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler",
+                                            help="Run on this Dask cluster (tcp://host:8786)."),
+    force: bool = typer.Option(False, "--force", help="Recompute runs stored in --out."),
+):
+    """Run an experiment from a TOML spec: streams × learners × protocol × trials; runs are
+    stored as they finish, so an interrupted run resumes."""
+    from .experiments.engine.cli_support import run_spec_file
+
+    run_spec_file(spec, out_dir, n_jobs=n_jobs, scheduler=scheduler, force=force)
 
 
 def run():  # pragma: no cover - console entry point for `python -m olc`

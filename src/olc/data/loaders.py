@@ -14,6 +14,8 @@ mnist-test      ``(X, y)``: X float64 (10000, 784) = raw uint8 pixels / 255, so 
                 decoded as Latin-1 (as scikit-learn does), int64 ids 0-19 in the
                 alphabetical order of the newsgroup names, documents ordered by
                 (newsgroup, file name) like ``sklearn.datasets.load_files``
+sraa            :class:`TextData` of the four class folders (split ``'all'``), ids 0-3
+                in the order of :data:`SRAA_CLASSES`
 adult           :class:`AdultRaw` ``(columns, X, labels)``: the raw records as
                 strings (whitespace stripped, ``'?'`` kept: it marks a missing
                 value), labels ``'<=50K'`` / ``'>50K'`` (the test file's trailing
@@ -164,6 +166,35 @@ def _load_20newsgroups(spec: DatasetSpec, split: str, paths: dict) -> TextData:
     return TextData(data, target, target_names)
 
 
+# --------------------------------------------------------------------------- sraa
+
+#: SRAA's class folders, in the alphabetical order of their ids.
+SRAA_CLASSES = ("realauto", "realaviation", "simauto", "simaviation")
+
+
+def _load_sraa(spec: DatasetSpec, split: str, paths: dict) -> TextData:
+    """SRAA's archive: every regular file whose parent folder is one of
+    :data:`SRAA_CLASSES` is one article (the archive's top folder, ``sraa/``, may be absent);
+    ordered by (class, file name); decoded as Latin-1 like 20 Newsgroups."""
+    (path,) = (paths[n] for n in spec.splits[split])
+    docs: list[tuple[str, str, bytes]] = []
+    with tarfile.open(os.fspath(path), mode="r|*") as tar:
+        for member in tar:
+            parts = member.name.strip("/").split("/")
+            if member.isfile() and len(parts) >= 2 and parts[-2] in SRAA_CLASSES:
+                docs.append((parts[-2], member.name, tar.extractfile(member).read()))
+    present = {g for g, _, _ in docs}
+    missing = [g for g in SRAA_CLASSES if g not in present]
+    if missing:
+        raise DataFormatError(path, None, None, f"no article in the class folders {missing} "
+                              f"(expected sraa/{{{','.join(SRAA_CLASSES)}}}/<one file per article>)")
+    docs.sort(key=lambda d: (d[0], d[1]))
+    ids = {g: i for i, g in enumerate(SRAA_CLASSES)}
+    data = [body.decode("latin-1") for _, _, body in docs]
+    target = np.array([ids[g] for g, _, _ in docs], dtype=np.int64)
+    return TextData(data, target, list(SRAA_CLASSES))
+
+
 # --------------------------------------------------------------------------- adult
 
 
@@ -235,6 +266,7 @@ LOADERS = {
     "usps": _load_usps,
     "mnist": _load_mnist,
     "20newsgroups": _load_20newsgroups,
+    "sraa": _load_sraa,
     "adult": _load_adult,
 }
 

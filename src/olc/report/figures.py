@@ -38,6 +38,14 @@ def plot_cumulative_error(curves, path, title="Online protocol: cumulative error
     return _save(plt, fig, path)
 
 
+def _values(seq):
+    return np.array([np.nan if v is None else float(v) for v in seq])
+
+
+def _errors(seq):
+    return None if seq is None else _values(seq)
+
+
 def plot_panels(panels, path, title=None, xlabel="x", panel_width=4.2, height=3.6):
     """Side-by-side line plots sharing an x axis.
 
@@ -45,7 +53,8 @@ def plot_panels(panels, path, title=None, xlabel="x", panel_width=4.2, height=3.
     ``xlog`` (log x axis), ``ylim``, ``legend`` (True: a legend inside this panel) and
     ``series``: a list of dicts with ``x``, ``y`` (None entries are gaps: the value does not
     exist, e.g. the papers' "—"), ``label`` and optional matplotlib ``style`` keywords
-    (color, linestyle, marker). Unless a panel has its own legend, one legend is drawn below
+    (color, linestyle, marker); optional ``lower``/``upper`` (a shaded band, e.g. a confidence
+    interval) and ``xerr``/``yerr`` (symmetric error bars). Unless a panel has its own legend, one legend is drawn below
     the panels from the labels of the first panel."""
     plt = _pyplot()
     fig, axes = plt.subplots(1, len(panels), figsize=(panel_width * len(panels), height),
@@ -57,7 +66,15 @@ def plot_panels(panels, path, title=None, xlabel="x", panel_width=4.2, height=3.
                 y[y <= 0] = np.nan
             style = {"marker": "o", "markersize": 3.5, "linewidth": 1.3}
             style.update(s.get("style", {}))
-            ax.plot(np.asarray(s["x"], dtype=float), y, label=s["label"], **style)
+            x = np.asarray(s["x"], dtype=float)
+            if s.get("xerr") is not None or s.get("yerr") is not None:
+                line = ax.errorbar(x, y, xerr=_errors(s.get("xerr")), yerr=_errors(s.get("yerr")),
+                                   label=s["label"], capsize=2, **style)[0]
+            else:
+                (line,) = ax.plot(x, y, label=s["label"], **style)
+            if s.get("lower") is not None and s.get("upper") is not None:
+                ax.fill_between(x, _values(s["lower"]), _values(s["upper"]),
+                                color=line.get_color(), alpha=0.2, linewidth=0)
         if panel.get("log"):
             ax.set_yscale("log")
         if panel.get("xlog"):
@@ -68,7 +85,7 @@ def plot_panels(panels, path, title=None, xlabel="x", panel_width=4.2, height=3.
             ax.legend(fontsize=7)
         ax.set_title(panel["title"])
         ax.set_ylabel(panel["ylabel"])
-        ax.set_xlabel(xlabel)
+        ax.set_xlabel(panel.get("xlabel", xlabel))
         ax.grid(True, which="both", alpha=0.3)
     handles, labels = axes[0][0].get_legend_handles_labels()
     if any(panel.get("legend") for panel in panels):

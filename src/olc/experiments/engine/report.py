@@ -1,0 +1,159 @@
+"""An experiment's outputs, from its :class:`~.aggregate.Results` (never from a learner):
+
+- ``table.md`` / ``table.csv``: per stream and learner, each scalar metric's mean over the
+  trials with its Student-t 95 % half-width, and the paper's number in a column marked
+  ``[paper]`` wherever the paper gives one; measured times apart in ``timing.md`` / ``.csv``
+  (a resumed run reuses stored times, a clean run measures new ones, so only the timing
+  files may differ between the two);
+- ``cumulative_error.png`` / ``.pdf``: one panel per stream, the mean cumulative error
+  curve of each learner with its 95 % band;
+- ``results.json``: the experiment's description and one record per run;
+- ``summary.md``: each claim, tested on the records (and, when a claim can read them, on
+  the paper's numbers).
+Everything goes through :mod:`olc.report` and :mod:`olc._atomic` (whole files, renamed).
+"""
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import numpy as np
+
+from ..._atomic import write_text
+from ...report import format_number, plot_panels, write_json
+from .metrics import TIMING
+
+
+def _cell(summary, digits=4):
+    return format_number(summary.mean, digits)
+
+
+def _half(summary, digits=2):
+    return "—" if summary.half_width is None else f"± {summary.half_width:.{digits}g}"
+
+
+def table_rows(results, metrics):
+    """Rows {stream, learner, n, <m>, <m>_ci95, <m>_paper} for the scalar ``metrics``."""
+    rows = []
+    for stream in results.streams():
+        for learner in results.learners(stream):
+            row = {"stream": stream, "learner": learner,
+                   "trials": len(results.select(stream, learner))}
+            for m in metrics:
+                s = results.mean(stream, learner, m.name)
+                row[m.name] = s.mean
+                row[f"{m.name}_ci95"] = s.half_width
+                row[f"{m.name}_paper"] = results.paper_value(stream, learner, m.name)
+            rows.append(row)
+    return rows
+
+
+def _with_paper(results, metrics):
+    return {m.name for m in metrics
+            if any(k[2] == m.name for k in results.paper)}
+
+
+def write_table(results, metrics, out_dir, stem, title):
+    """``stem``.md and ``stem``.csv; returns their paths."""
+    out_dir = Path(out_dir)
+    rows = table_rows(results, metrics)
+    paper = _with_paper(results, metrics)
+    columns = ["stream", "learner", "trials"]
+    for m in metrics:
+        columns += [m.name, f"{m.name}_ci95"] + ([f"{m.name}_paper"] if m.name in paper else [])
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=columns, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({c: ("" if row.get(c) is None else repr(row[c]) if
+                             isinstance(row[c], float) else row[c]) for c in columns})
+    csv_path = write_text(out_dir / f"{stem}.csv", buf.getvalue())
+    heads = ["stream", "learner", "trials"]
+    for m in metrics:
+        heads += [m.display, "95 % CI"] + ([f"{m.display} [paper]"] if m.name in paper else [])
+    lines = [f"# {title}", "",
+             "Mean over trials ± the Student-t 95 % half-width. Columns marked [paper] are "
+             "the paper's published numbers; everything else comes from this run.", "",
+             "| " + " | ".join(heads) + " |", "|" + "|".join("---" for _ in heads) + "|"]
+    for row in rows:
+        cells = [row["stream"], row["learner"], str(row["trials"])]
+        for m in metrics:
+            s = results.mean(row["stream"], row["learner"], m.name)
+            cells += [_cell(s), _half(s)]
+            if m.name in paper:
+                cells.append(format_number(row[f"{m.name}_paper"]))
+        lines.append("| " + " | ".join(cells) + " |")
+    md_path = write_text(out_dir / f"{stem}.md", "\n".join(lines) + "\n")
+    return md_path, csv_path
+
+
+def _thin(n, max_points=1500):
+    if n <= max_points:
+        return np.arange(n)
+    return np.unique(np.linspace(0, n - 1, max_points).round().astype(int))
+
+
+def plot_curves(results, metric, out_dir, stem="cumulative_error", title=None):
+    """One panel per stream: mean curve per learner with its 95 % band; PNG and PDF."""
+    panels = []
+    for stream in results.streams():
+        series = []
+        for learner in results.learners(stream):
+            mean, half = results.curve(stream, learner, metric.name)
+            if mean.size == 0:
+                continue
+            keep = _thin(mean.size)
+            s = {"x": keep + 1, "y": mean[keep].tolist(), "label": learner,
+                 "style": {"marker": None}}
+            if half is not None:
+                s["lower"] = (mean - half)[keep].tolist()
+                s["upper"] = (mean + half)[keep].tolist()
+            series.append(s)
+        if series:
+            panels.append({"title": stream, "ylabel": metric.display, "series": series,
+                           "xlabel": "evaluated step t", "legend": True})
+    if not panels:
+        return []
+    title = title or f"{metric.display}: mean over trials, 95 % band"
+    return [plot_panels(panels, Path(out_dir) / f"{stem}.{ext}", title=title, xlabel="step t")
+            for ext in ("png", "pdf")]
+
+
+def verdict(v):
+    return {True: "supported", False: "**not supported**", None: "n/a"}[v]
+
+
+def summary_markdown(title, results, claims, header_lines=()):
+    lines = [f"# {title} — summary", "",
+             "Generated from this run's records (`results.json`); the paper's numbers appear "
+             "only where labelled as the paper's.", "", *header_lines]
+    if claims:
+        lines += ["## Claims", "", "| # | claim | source | our run | evidence |",
+                  "|---|---|---|---|---|"]
+        for i, claim in enumerate(claims, 1):
+            try:
+                ok, evidence = claim.test(results)
+            except LookupError as exc:   # a run the claim needs is not in this experiment
+                ok, evidence = None, str(exc)
+            lines.append(f"| {i} | {claim.text} | {claim.source} | {verdict(ok)} | "
+                         f"{evidence} |")
+    return "\n".join(lines) + "\n"
+
+
+def write_stream(stream, path):
+    """The stream of one trial: per position, the data set's row and its original label
+    (and the ±1 label the learners see)."""
+    buf = io.StringIO()
+    buf.write("position,row,original_label,y\n")
+    for i, (row, label, y) in enumerate(zip(stream.origin, stream.labels, stream.y)):
+        buf.write(f"{i},{int(row)},{label},{format_number(y)}\n")
+    return write_text(path, buf.getvalue())
+
+
+def write_results(path, payload):
+    return write_json(path, payload)
+
+
+__all__ = ["plot_curves", "summary_markdown", "table_rows", "verdict", "write_results",
+           "write_stream", "write_table", "TIMING"]
