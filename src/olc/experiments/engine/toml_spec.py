@@ -154,6 +154,8 @@ class _Reader:
             if key not in fields:
                 self.fail(("protocol", key), f"unknown key {key!r} for protocol {kind!r}; "
                           f"allowed: kind, {', '.join(fields)}")
+        for key in params:   # a bad value: the line of its key
+            self._call(("protocol", key), make_protocol, kind, **{key: params[key]})
         protocol = self._call(("protocol",), make_protocol, kind, **params)
         streams = [self.stream(s, p) for s, p in self.array_of_tables(doc, "streams",
                                                                      ("streams",))]
