@@ -207,3 +207,20 @@ class _FirstCoordinate:
 
 def first_coordinate(params, seed):
     return _FirstCoordinate()
+
+
+def test_sweep_points_and_figure(tmp_path):
+    from olc.experiments.engine.report import plot_sweeps
+
+    spec = small_spec(Progressive(), learners=[LearnerSpec("pa-i", label="PA-I",
+                                                           sweep={"C": [0.01, 1.0]})])
+    rep = run_experiment(spec, tmp_path, progress=False)
+    labels = sorted({r["learner"] for r in rep["records"]})
+    assert labels == ["PA-I (C=0.01)", "PA-I (C=1)"]
+    points = rep["results"].sweep("syn", "PA-I", "mistakes", "error_rate")
+    assert [p[0] for p in points] == [{"C": 0.01}, {"C": 1.0}]
+    for sweep, x, y in points:
+        rs = [r for r in rep["records"] if r["sweep"] == sweep]
+        assert x.mean == pytest.approx(np.mean([r["mistakes"] for r in rs]))
+    paths = plot_sweeps(rep["results"], ["PA-I"], "mistakes", "error_rate", tmp_path, "sweep")
+    assert [p.suffix for p in paths] == [".png", ".pdf"] and all(p.stat().st_size for p in paths)
