@@ -3,7 +3,6 @@ learners run directly, Student-t intervals against hand values, the run store's 
 joblib and Dask giving the same records, and the TOML spec's errors."""
 import json
 import math
-import os
 from pathlib import Path
 
 import numpy as np

@@ -79,7 +79,7 @@ def test_cli_runs_a_spec_and_reuses_it(tmp_path):
     (("fraction = 0.5", "fraction = 1.5"), 8, "fraction must be a number in (0, 1)"),
     (('name = "perceptron"', 'name = "perceptronn"'), 17, "learners[0].name: unknown algorithm"),
     (("C = [0.01, 1.0]", "C = [0.01, -1.0]"), 21, "learners[1].tune: learner 'pa-i'"),
-    (('kind = "permute"', 'kind = "drfit"'), 14, "streams[0].transforms[0]: unknown stream transform"),
+    (('kind = "permute"', 'kind = "drfit"'), 14, "streams[0].transforms[0].kind: unknown stream transform"),
     (('data = "synthetic"', 'data = "no-such-set"'), 12, "streams[0].data: unknown data"),
     (("d = 5", "dims = 5"), 13, "streams[0].params: synthetic: unknown option"),
 ])
@@ -95,6 +95,41 @@ def test_spec_errors_name_key_and_line(tmp_path, edit, line, message):
     res = invoke("experiment", path, "--out", tmp_path / "never")
     assert res.exit_code == 2 and f"{path}:{line}" in res.output
     assert not (tmp_path / "never").exists()
+
+
+def test_array_of_tables_lines(tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_text(textwrap.dedent("""\
+        [experiment]
+        name = "x"
+
+        [[streams]]
+        name = "a"
+        data = "synthetic"
+
+        [[streams.transforms]]
+        kind = "permute"
+
+        [[streams.transforms]]
+        kind = "head"
+        n = 0
+
+        [[learners]]
+        name = "perceptron"
+        """))
+    with pytest.raises(SpecError, match=r"t.toml:13: streams\[0\]\.transforms\[1\]\.n: head"):
+        load_spec(path)
+    path.write_text(path.read_text().replace("n = 0", "n = 5").replace(
+        'name = "perceptron"', 'name = "perceptron"\nparams = { eta = 0.5, bogus = 1 }'))
+    with pytest.raises(SpecError, match=r"t.toml:17: learners\[0\]\.params: .*bogus"):
+        load_spec(path)
+    spec = load_spec(_fixed(path))
+    assert [t.key()["kind"] for t in spec.streams[0].transforms] == ["permute", "head"]
+
+
+def _fixed(path):
+    path.write_text(path.read_text().replace(", bogus = 1", ""))
+    return path
 
 
 def test_malformed_toml_and_bad_out(tmp_path):

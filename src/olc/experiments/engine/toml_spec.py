@@ -184,7 +184,11 @@ class _Reader:
             if not isinstance(t, dict) or "kind" not in t:
                 self.fail(tp, "a transform is a table with a 'kind'")
             options = {k: v for k, v in t.items() if k != "kind"}
-            transforms.append(self._call(tp, make_transform, t["kind"], **options))
+            try:
+                transforms.append(make_transform(t["kind"], **options))
+            except (ValueError, TypeError, KeyError) as exc:
+                named = [k for k in options if re.search(rf"\b{re.escape(k)}\b", str(exc))]
+                self.fail(tp + ((named[0],) if named else ("kind",)), str(exc).strip("'\""))
         return StreamSpec(name, source, tuple(transforms), s.get("label"))
 
     def learner(self, s, path, protocol):
