@@ -223,3 +223,51 @@ def test_sweep_points_and_figure(tmp_path):
         assert x.mean == pytest.approx(np.mean([r["mistakes"] for r in rs]))
     paths = plot_sweeps(rep["results"], ["PA-I"], "mistakes", "error_rate", tmp_path, "sweep")
     assert [p.suffix for p in paths] == [".png", ".pdf"] and all(p.stat().st_size for p in paths)
+
+
+# ----------------------------------------------------------------------------- reproductions
+
+def _beats(results):
+    """A claim as a paper module writes one: PA-I's mean error rate below the Perceptron's."""
+    a = results.mean("syn", "PA-I", "error_rate")
+    b = results.mean("syn", "perceptron", "error_rate")
+    return a.mean < b.mean, f"PA-I {a.mean:.4f} vs Perceptron {b.mean:.4f}"
+
+
+def _missing(results):
+    raise LookupError("no run of NORMA in this experiment")
+
+
+def _figure(results, out_dir):
+    from olc.experiments.engine.report import plot_curves
+    from olc.experiments.engine.metrics import metric
+
+    return {"figure_x": plot_curves(results, metric("cumulative_error"), out_dir, "fig_x")[0]}
+
+
+def test_a_reproduction_runs_on_the_engine(tmp_path):
+
+    from olc.experiments.engine import Claim, Reproduction
+    from olc.experiments.engine.cli_support import reproduce
+
+    repro = Reproduction(
+        "toy", "A toy paper", spec=lambda trials=3: small_spec(trials=trials),
+        paper={("syn", "PA-I", "error_rate"): 0.123},
+        claims=[Claim("PA-I beats the Perceptron", "§1", _beats),
+                Claim("NORMA is worst", "§2", _missing)],
+        figures=_figure, streams_to_write=("syn",))
+    report = reproduce(repro, tmp_path, trials=2)
+    assert report["computed"] == 4
+    table = (tmp_path / "table.md").read_text()
+    assert "error rate [paper]" in table and "| 0.123 |" in table
+    header = (tmp_path / "table.csv").read_text().splitlines()[0]
+    assert "error_rate_paper" in header and "mistakes_paper" not in header
+    summary = (tmp_path / "summary.md").read_text()
+    ok, evidence = _beats(report["results"])
+    assert f"| 1 | PA-I beats the Perceptron | §1 | {'supported' if ok else '**not supported**'} | {evidence} |" in summary
+    assert "| 2 | NORMA is worst | §2 | n/a | no run of NORMA in this experiment |" in summary
+    assert (tmp_path / "fig_x.png").exists()
+    rows = (tmp_path / "streams" / "syn-trial0.csv").read_text().splitlines()
+    order = np.random.default_rng(stream_seed(0, 0)).permutation(600)
+    assert rows[0] == "position,row,original_label,y"
+    assert [int(r.split(",")[1]) for r in rows[1:]] == order.tolist()
