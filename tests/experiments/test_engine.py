@@ -246,7 +246,6 @@ def _figure(results, out_dir):
 
 
 def test_a_reproduction_runs_on_the_engine(tmp_path):
-
     from olc.experiments.engine import Claim, Reproduction
     from olc.experiments.engine.cli_support import reproduce
 
