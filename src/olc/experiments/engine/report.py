@@ -116,8 +116,9 @@ def plot_curves(results, metric, out_dir, stem="cumulative_error", title=None):
     if not panels:
         return []
     title = title or f"{metric.display}: mean over trials, 95 % band"
-    return [plot_panels(panels, Path(out_dir) / f"{stem}.{ext}", title=title, xlabel="step t")
-            for ext in ("png", "pdf")]
+    width = 6.5 if len(panels) == 1 else 4.8
+    return [plot_panels(panels, Path(out_dir) / f"{stem}.{ext}", title=title, xlabel="step t",
+                        panel_width=width, height=4.2) for ext in ("png", "pdf")]
 
 
 def verdict(v):
@@ -155,5 +156,31 @@ def write_results(path, payload):
     return write_json(path, payload)
 
 
-__all__ = ["plot_curves", "summary_markdown", "table_rows", "verdict", "write_results",
+__all__ = ["plot_curves", "plot_sweeps", "summary_markdown", "table_rows", "verdict", "write_results",
            "write_stream", "write_table", "TIMING"]
+
+
+def plot_sweeps(results, groups, x_metric, y_metric, out_dir, stem, title=None,
+                x_label=None, y_label=None):
+    """One panel per stream: for each sweep group (a LearnerSpec with ``sweep``), the mean
+    of ``x_metric`` against the mean of ``y_metric``, one point per sweep value, with 95 %
+    error bars on both (e.g. features used per iteration against the error rate, one point
+    per threshold σ). PNG and PDF; returns the paths."""
+    panels = []
+    for stream in results.streams():
+        series = []
+        for group in groups:
+            points = results.sweep(stream, group, x_metric, y_metric)
+            if not points:
+                continue
+            series.append({"x": [p[1].mean for p in points], "y": [p[2].mean for p in points],
+                           "xerr": [p[1].half_width or 0.0 for p in points],
+                           "yerr": [p[2].half_width or 0.0 for p in points],
+                           "label": group})
+        if series:
+            panels.append({"title": stream, "ylabel": y_label or y_metric, "series": series,
+                           "xlabel": x_label or x_metric, "legend": True})
+    if not panels:
+        return []
+    return [plot_panels(panels, Path(out_dir) / f"{stem}.{ext}", title=title)
+            for ext in ("png", "pdf")]

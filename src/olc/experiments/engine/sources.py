@@ -183,18 +183,20 @@ def parse_data(text: str, params: Mapping | None = None):
     registered data set ``NAME[:SPLIT]``, or a path to an svmlight file."""
     from ...data.registry import datasets
 
+    from pathlib import Path
+
     params = dict(params or {})
     if text == "synthetic":
         return SyntheticSource(params)
-    if params:
-        raise ValueError(f"data {text!r} takes no parameters (only 'synthetic' does)")
     name, _, split = text.partition(":")
     if name in datasets():
-        return DatasetSource(name, split or None)
-    from pathlib import Path
-
-    if Path(text).exists() or "/" in text or text.endswith((".svm", ".libsvm", ".txt", ".bz2",
-                                                           ".gz", ".xz")):
-        return FileSource(text)
-    raise ValueError(f"unknown data {text!r}: not a data set ({', '.join(datasets())}), "
-                     "'synthetic', nor a file path")
+        source = DatasetSource(name, split or None)
+    elif Path(text).exists() or "/" in text or text.endswith(
+            (".svm", ".libsvm", ".txt", ".bz2", ".gz", ".xz")):
+        source = FileSource(text)
+    else:
+        raise ValueError(f"unknown data {text!r}: not a data set ({', '.join(datasets())}), "
+                         "'synthetic', nor a file path")
+    if params:
+        raise ValueError(f"data {text!r} takes no parameters (only 'synthetic' does)")
+    return source

@@ -154,6 +154,8 @@ class _Reader:
             if key not in fields:
                 self.fail(("protocol", key), f"unknown key {key!r} for protocol {kind!r}; "
                           f"allowed: kind, {', '.join(fields)}")
+        for key in params:   # a bad value: the line of its key
+            self._call(("protocol", key), make_protocol, kind, **{key: params[key]})
         protocol = self._call(("protocol",), make_protocol, kind, **params)
         streams = [self.stream(s, p) for s, p in self.array_of_tables(doc, "streams",
                                                                      ("streams",))]
@@ -182,7 +184,11 @@ class _Reader:
             if not isinstance(t, dict) or "kind" not in t:
                 self.fail(tp, "a transform is a table with a 'kind'")
             options = {k: v for k, v in t.items() if k != "kind"}
-            transforms.append(self._call(tp, make_transform, t["kind"], **options))
+            try:
+                transforms.append(make_transform(t["kind"], **options))
+            except (ValueError, TypeError, KeyError) as exc:
+                named = [k for k in options if re.search(rf"\b{re.escape(k)}\b", str(exc))]
+                self.fail(tp + ((named[0],) if named else ("kind",)), str(exc).strip("'\""))
         return StreamSpec(name, source, tuple(transforms), s.get("label"))
 
     def learner(self, s, path, protocol):
