@@ -17,7 +17,7 @@ Squared norms are the caller's to keep (they are formulas of the rule: ‖w + a�
 import math
 
 from .caching import jit
-from .kernels import INLINE, dot, prefetch
+from .kernels import COLD, INLINE, dot, prefetch
 
 RENORM_LOW = 1e-100
 RENORM_HIGH = 1e100
@@ -34,7 +34,7 @@ def sv_in_range(s):
     return RENORM_LOW <= abs(s) <= RENORM_HIGH
 
 
-@jit(inline=INLINE)
+@jit(inline=COLD)
 def sv_fold(v, scal, slot_s):
     """v ← s·v, s ← 1 (O(d)): the represented w is unchanged."""
     s = scal[slot_s]
@@ -130,7 +130,7 @@ def support_clear(v, ints, count_slot, list_base, pos_base):
     ints[count_slot] = 0
 
 
-@jit(inline=INLINE)
+@jit(inline=COLD)
 def support_fold(v, scal, slot_s, ints, count_slot, list_base):
     """``sv_fold`` over the support only (O(support))."""
     s = scal[slot_s]

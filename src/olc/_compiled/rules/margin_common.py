@@ -31,7 +31,7 @@ they are computed from (a few ulps of the larger term, given the refresh rule ab
 import math
 
 from ..caching import jit
-from ..kernels import INLINE, dot, sqnorm
+from ..kernels import COLD, INLINE, dot, sqnorm
 from ..scaled import support_add_unwritten, support_clear, support_merge_unwritten
 
 COLLINEAR_TOL = 1e-12
@@ -104,7 +104,7 @@ def tracked_dot(v, u, ints, u_count, u_list):
     return acc
 
 
-@jit(inline=INLINE)
+@jit(inline=COLD)
 def tracked_rescale(f1, f2, v, ints, count_slot, list_base):
     """Tracked v ← f2·(f1·v), O(support): the rare renormalization that brings ‖v‖ back to 1
     (two factors, so that neither product over- or underflows)."""
@@ -113,7 +113,7 @@ def tracked_rescale(f1, f2, v, ints, count_slot, list_base):
         v[j] = (v[j] * f1) * f2
 
 
-@jit(inline=INLINE)
+@jit(inline=COLD)
 def norm_of(v, extra):
     """‖(v, extra)‖ without overflow or underflow of the squares (O(d))."""
     mx = abs(extra)

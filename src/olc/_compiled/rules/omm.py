@@ -17,7 +17,7 @@ first example of the other label; PHASE_MARGIN the max-margin classifier of the 
 import math
 
 from ..caching import jit
-from ..kernels import INLINE, dot, is_finite_row, sign
+from ..kernels import COLD, INLINE, dot, is_finite_row, sign
 from ..layouts.omm import PHASE_EMPTY, PHASE_MARGIN, PHASE_ONE_LABEL, OmmHP, OmmScal, OmmVec
 from ..scaled import sv_add_rescaled, sv_dot, sv_fold, sv_in_range, sv_mul
 
@@ -146,14 +146,14 @@ def omm_score(idx, val, vecs, ints, scal, hp, fast):
     return (px - mx - 0.5 * (scal[PP] - scal[MM])) / nu / scal[UNIT]
 
 
-@jit(inline=INLINE)
+@jit(inline=COLD)
 def _reset_to(idx, val, v, scal, slot_s, unit):
     """The certificate becomes x̃ = x·unit: v ← 0, s ← 1, then v += x·unit (O(d))."""
     sv_mul(v, scal, slot_s, 0.0)
     sv_add_rescaled(v, scal, slot_s, 1.0, unit, idx, val)
 
 
-@jit(inline=INLINE)
+@jit(inline=COLD)
 def _store_first(idx, val, vecs, scal, positive, unit):
     """Make x the certificate of its label; False (nothing stored) if ‖x̃‖² overflows."""
     sq = unit_sqnorm(val, unit)
@@ -179,7 +179,7 @@ def _move_towards(idx, val, v, scal, slot_s, beta, unit):
         sv_fold(v, scal, slot_s)
 
 
-@jit(inline=INLINE)
+@jit(inline=COLD)
 def _first_rounds(idx, val, y, vecs, scal):
     """Lines 2–13: predict +1, then y₁ until the other label arrives (phases 0 and 1)."""
     if scal[PHASE] == PHASE_EMPTY:

@@ -8,7 +8,7 @@ costs O(nnz(x) + nnz(p) + nnz(n)). Reports aux = 0.
 import math
 
 from ..caching import jit
-from ..kernels import INLINE, dot, sign, sqnorm
+from ..kernels import COLD, INLINE, SHARED, dot, sign, sqnorm
 from ..layouts.margin import N_PUMMA_INT_SLOTS, PHASE_EMPTY, PHASE_ONE_LABEL, PHASE_PAIR
 from ..layouts.margin import PummaHP as HP
 from ..layouts.margin import PummaIntBlock as Blk
@@ -41,7 +41,7 @@ def pumma_score(idx, val, vecs, ints, scal, hp, fast):
     return sv_dot(vecs[Vec.V], scal[Sc.SCALE], idx, val, fast) + scal[Sc.BIAS]
 
 
-@jit(inline=INLINE)
+@jit(inline=SHARED)
 def _store(idx, val, y, xx, xq, vecs, ints, scal):
     """Replace the stored point of label y by x and update the cached Gram entries."""
     if y > 0.0:
@@ -55,7 +55,7 @@ def _store(idx, val, y, xx, xq, vecs, ints, scal):
     scal[Sc.PN] = xq
 
 
-@jit(inline=INLINE)
+@jit(inline=SHARED)
 def _add_difference(a, b, vecs, ints):
     """v ← v + a·(b·(p − n)), O(nnz(p) + nnz(n))."""
     v = vecs[Vec.V]
@@ -66,7 +66,7 @@ def _add_difference(a, b, vecs, ints):
                         Slot.V_COUNT, v_list, v_pos)
 
 
-@jit(inline=INLINE)
+@jit(inline=COLD)
 def _two_point(r, rel_err, vecs, ints, scal):
     """(w, b) ← the max-margin classifier of {p, n} alone: w = 2(p − n)/‖p − n‖²,
     b = −w·(p + n)/2; stored as S = 2/r, v = (p − n)/r."""
@@ -87,7 +87,7 @@ def _two_point(r, rel_err, vecs, ints, scal):
     scal[Sc.ERR] = rel_err
 
 
-@jit(inline=INLINE)
+@jit(inline=COLD)
 def _refresh(vecs, ints, scal):
     """Recompute ‖w‖, w·p and w·n exactly (O(d) + O(nnz(p) + nnz(n)))."""
     sc = scal[Sc.SCALE]

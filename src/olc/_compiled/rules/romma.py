@@ -8,7 +8,7 @@ Ho-Nguyen et al. 2025, App. B.3; κ = 0: no bias coordinate). w̃ = S·(v, raw_b
 import math
 
 from ..caching import jit
-from ..kernels import INLINE, sign
+from ..kernels import COLD, INLINE, sign
 from ..layouts.margin import N_ROMMA_INT_SLOTS, RommaHP
 from ..layouts.margin import RommaIntBlock as Blk
 from ..layouts.margin import RommaIntSlot as Slot
@@ -41,7 +41,7 @@ def romma_score(idx, val, vecs, ints, scal, hp, fast):
                            idx, val, fast)
 
 
-@jit(inline=INLINE)
+@jit(inline=COLD)
 def _single_constraint(idx, val, y, r, vecs, ints, scal, hp):
     """w ← y·x̃/‖x̃‖², stored as S = 1/r, v = y·x/r (the single-constraint solution)."""
     inv_r = 1.0 / r
@@ -58,7 +58,7 @@ def _single_constraint(idx, val, y, r, vecs, ints, scal, hp):
     return True
 
 
-@jit(inline=INLINE)
+@jit(inline=COLD)
 def _refresh(vecs, scal):
     """Recompute the cached ‖w̃‖ exactly (O(d))."""
     scal[Sc.NORM] = scal[Sc.SCALE] * norm_of(vecs[Vec.V], scal[Sc.RAW_BIAS])
