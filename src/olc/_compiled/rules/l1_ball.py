@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from ..caching import jit
-from ..kernels import INLINE, sqnorm
+from ..kernels import INLINE, SHARED, sqnorm
 from ..layouts.regularized import BallPaHP
 from ..scaled import support_add, support_compact, sv_add
 from .shen_dietterich import (
@@ -185,7 +185,7 @@ def _gather_x(j, zj, ints, pos_base, ids, wt, z, n):
     return n + 1
 
 
-@jit(inline=INLINE)
+@jit(inline=SHARED)
 def _l1_project_step(idx, val, y, vecs, ints, scal, beta, bias, a):
     """The exact solution of (3.10) when the L1 ball is active: gather w_t and z = y·x over
     the support list ∪ supp(x) (∪ the bias), solve the dual, write w = P(w_t + τ*z) back.

@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from ..caching import jit
-from ..kernels import INLINE, dot, sign
+from ..kernels import COLD, INLINE, SHARED, dot, sign
 from ..layouts.regularized import UPDATE_HINGE, UPDATE_MISTAKE, SupportBlock, SupportInt
 from ..layouts.regularized import ShenDietterichScal as SDScal
 from ..layouts.regularized import ShenDietterichVec as SDVec
@@ -151,7 +151,7 @@ def active(m, mode):
     return True
 
 
-@jit(inline=INLINE)
+@jit(inline=SHARED)
 def scaled_step(idx, val, vecs, ints, scal, step, bias, shrink):
     """w̃ ← (w̃ + step·x̃)/shrink in O(nnz(x)): v += (step/S)·x, BRAW += step/S, S ← S/shrink."""
     if step != 0.0:
@@ -180,7 +180,7 @@ def track_sq(vecs, ints, scal, new_sq, w_sq, tau, m, tau2a, step_norm, nx, shrin
         exact_norm(vecs, ints, scal, False)
 
 
-@jit(inline=INLINE)
+@jit(inline=COLD)
 def reset_to_x(idx, val, vecs, ints, scal, c, bias):
     """w̃ ← c·x̃ (O(nnz(w) + nnz(x))): clear the support, then write x."""
     list_base, pos_base = support_blocks(vecs)
