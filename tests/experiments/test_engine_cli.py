@@ -82,6 +82,9 @@ def test_cli_runs_a_spec_and_reuses_it(tmp_path):
     (('kind = "permute"', 'kind = "drfit"'), 14, "streams[0].transforms[0].kind: unknown stream transform"),
     (('data = "synthetic"', 'data = "no-such-set"'), 12, "streams[0].data: unknown data"),
     (("d = 5", "dims = 5"), 13, "streams[0].params: synthetic: unknown option"),
+    (("trials = 3", 'trials = 3\ncurves = ["pa-ii"]'), 4,
+     "experiment.curves: curves: unknown learner label(s) ['pa-ii']"),
+    (("trials = 3", 'trials = 3\ncurves = "some"'), 4, "experiment.curves: must be \"all\""),
 ])
 def test_spec_errors_name_key_and_line(tmp_path, edit, line, message):
     path = write_spec(tmp_path)
@@ -95,6 +98,14 @@ def test_spec_errors_name_key_and_line(tmp_path, edit, line, message):
     res = invoke("experiment", path, "--out", tmp_path / "never")
     assert res.exit_code == 2 and f"{path}:{line}" in res.output
     assert not (tmp_path / "never").exists()
+
+
+def test_curves_key(tmp_path):
+    path = write_spec(tmp_path)
+    path.write_text(path.read_text().replace("trials = 3", 'trials = 3\ncurves = ["pa-i"]'))
+    assert load_spec(path).curves == ("pa-i",)
+    path.write_text(path.read_text().replace('curves = ["pa-i"]', 'curves = "all"'))
+    assert load_spec(path).curves == "all"
 
 
 def test_array_of_tables_lines(tmp_path):

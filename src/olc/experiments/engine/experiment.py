@@ -38,6 +38,7 @@ def check_out_dir(path, option="--out"):
 
 def describe(spec):
     return {"name": spec.name, "title": spec.title, "trials": spec.trials, "seed": spec.seed,
+            "curves": spec.curves,
             "protocol": spec.protocol.key(),
             "streams": [{"name": s.name, "source": s.source.key(),
                          "transforms": [t.key() for t in s.transforms]} for s in spec.streams],
@@ -78,7 +79,7 @@ def run_experiment(spec, out_dir, *, n_jobs=1, scheduler=None, force=False, prog
             results, timing, out_dir, "timing", f"{title}: measured times"))
     for m in metrics:
         if m.curve:
-            for path in plot_curves(results, m, out_dir, stem=m.name):
+            for path in plot_curves(results, m, out_dir, stem=m.name, curves=spec.curves):
                 files[f"{m.name}_{path.suffix[1:]}"] = str(path)
     if reproduction is not None:
         if reproduction.figures is not None:
