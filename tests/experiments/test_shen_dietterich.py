@@ -90,3 +90,59 @@ def _no_network(*args, **kwargs):
     from urllib.error import URLError
 
     raise URLError("network disabled in tests")
+
+
+def test_text_pool_is_cached_by_the_raw_files_and_rebuilt_when_they_change(tmp_path,
+                                                                           monkeypatch):
+    """The vectorised pool is read back from derived_home (equal to a fresh vectorisation),
+    keyed by the archive's bytes; a damaged entry is discarded and rebuilt."""
+    import tarfile
+    import io
+
+    import numpy as np
+
+    from olc._cache import CacheDiscardedWarning
+    from olc.data import load
+    from olc.data.loaders import SRAA_CLASSES
+    from olc.data.text import binary_term_matrix
+    from olc.experiments.shen_dietterich import data as sd_data
+
+    def archive(words):
+        (tmp_path / "home" / "sraa").mkdir(parents=True, exist_ok=True)
+        with tarfile.open(tmp_path / "home" / "sraa" / "sraa.tar.gz", "w:gz") as tar:
+            for c in SRAA_CLASSES:
+                for k in range(2):
+                    body = f"Subject: {k}\n\n{c} {words} {k}x\n".encode("latin-1")
+                    info = tarfile.TarInfo(f"sraa/{c}/{k:05d}")
+                    info.size = len(body)
+                    tar.addfile(info, io.BytesIO(body))
+
+    monkeypatch.setenv("OLC_DATA", str(tmp_path / "home"))
+    monkeypatch.setenv("OLC_CACHE", str(tmp_path / "cache"))
+    archive("first words")
+    groups = ["realauto", "simauto"]
+    built = sd_data.text_pool("sraa", groups)
+    docs, target, names = load("sraa", "all")
+    keep = [i for i, t in enumerate(target) if names[t] in groups]
+    X, vocabulary = binary_term_matrix([docs[i] for i in keep])
+    assert (built.X != X).nnz == 0 and built.info["vocabulary_size"] == vocabulary.size
+    assert built.y.tolist() == ["realauto", "realauto", "simauto", "simauto"]
+    (entry,) = (tmp_path / "cache" / "derived").glob("text-pool-sraa-*.npz")
+
+    def no_build(*args):
+        raise AssertionError("rebuilt although cached")
+
+    with monkeypatch.context() as m:
+        m.setattr(sd_data, "_build_pool", no_build)
+        again = sd_data.text_pool("sraa", groups)
+    assert again.fingerprint == built.fingerprint
+    archive("other text entirely")   # new bytes → a new key, a new entry
+    changed = sd_data.text_pool("sraa", groups)
+    assert changed.fingerprint != built.fingerprint
+    entries = set((tmp_path / "cache" / "derived").glob("text-pool-sraa-*.npz"))
+    assert len(entries) == 2
+    (current,) = entries - {entry}
+    current.write_bytes(b"damaged")
+    with pytest.warns(CacheDiscardedWarning):
+        healed = sd_data.text_pool("sraa", groups)
+    assert healed.fingerprint == changed.fingerprint and np.load(current)["key"].size == 1
