@@ -145,13 +145,13 @@ def plot_curves(results, metric, out_dir, stem="cumulative_error", title=None, c
             series.append(s)
         if series:
             panels.append({"title": stream, "ylabel": metric.display, "series": series,
-                           "xlabel": "evaluated step t", "legend": True})
+                           "xlabel": "evaluated step t", "legend": "upper right"})
     if not panels:
         return []
     title = title or f"{metric.display}: mean over trials, 95 % band"
     width = 6.5 if len(panels) == 1 else 4.8
-    return [plot_panels(panels, Path(out_dir) / f"{stem}.{ext}", title=title, xlabel="step t",
-                        panel_width=width, height=4.2) for ext in ("png", "pdf")]
+    return plot_panels(panels, [Path(out_dir) / f"{stem}.{ext}" for ext in ("png", "pdf")],
+                       title=title, xlabel="step t", panel_width=width, height=4.2)
 
 
 def verdict(v):
@@ -215,5 +215,5 @@ def plot_sweeps(results, groups, x_metric, y_metric, out_dir, stem, title=None,
                            "xlabel": x_label or x_metric, "legend": True})
     if not panels:
         return []
-    return [plot_panels(panels, Path(out_dir) / f"{stem}.{ext}", title=title)
-            for ext in ("png", "pdf")]
+    return plot_panels(panels, [Path(out_dir) / f"{stem}.{ext}" for ext in ("png", "pdf")],
+                       title=title)
