@@ -96,9 +96,8 @@ def game_lp(M, k):
         raise ValueError(f"game_lp needs a square M and 1 ≤ k ≤ m, got {M.shape}, k={k}")
     # variables: u (m), z (1), s (m); minimise −k·z + Σ s
     c = np.concatenate([np.zeros(m), [-float(k)], np.ones(m)])
-    A_ub = sp.hstack([sp.csr_matrix(-M.T), sp.csr_matrix(np.ones((m, 1))), -sp.identity(m)],
-                     format="csr")
-    A_eq = sp.csr_matrix(np.concatenate([np.ones(m), [0.0], np.zeros(m)])[None, :])
+    A_ub = np.hstack([-M.T, np.ones((m, 1)), -np.identity(m)])   # m ≤ a few hundred: dense
+    A_eq = np.concatenate([np.ones(m), [0.0], np.zeros(m)])[None, :]
     bounds = [(0.0, 1.0)] * m + [(None, None)] + [(0.0, None)] * m
     res = linprog(c, A_ub=A_ub, b_ub=np.zeros(m), A_eq=A_eq, b_eq=[float(k)], bounds=bounds,
                   method="highs")
@@ -125,7 +124,9 @@ def game_selection(counts, k, candidates=None):
 class SeenCounts:
     """Counts of the binarised rows seen so far (b = [x > threshold], y ∈ ±1): the number of
     rows, of positives, per-feature ones and positive ones, and the seen rows themselves (as
-    a sparse 0/1 matrix, for the pair counts of the game's candidates)."""
+    dense 0/1 blocks of one byte per entry: the game's pair counts of m candidates are then
+    a column gather and one m × m product, instead of re-stacking sparse rows at every
+    selection)."""
 
     def __init__(self, d, threshold=0.5):
         self.d, self.threshold = int(d), float(threshold)
@@ -133,7 +134,6 @@ class SeenCounts:
         self.ones = np.zeros(self.d)
         self.ones_pos = np.zeros(self.d)
         self._blocks, self._labels = [], []
-        self._seen = None
 
     def add(self, X, y):
         """Count the rows X (dense or CSR) with labels y (±1)."""
@@ -143,19 +143,19 @@ class SeenCounts:
         self.n_pos += int(pos.sum())
         self.ones += np.asarray(B.sum(axis=0)).ravel()
         self.ones_pos += np.asarray(B[pos].sum(axis=0)).ravel()
-        self._blocks.append(B)
+        self._blocks.append(B.toarray().astype(np.bool_))
         self._labels.append(pos)
-        self._seen = None
 
     def information_gain(self):
         return information_gain(self.n, self.n_pos, self.ones, self.ones_pos)
 
     def pair_counts(self, features):
-        """(both, both_pos): co-occurrence counts of ``features`` over the seen rows."""
-        if self._seen is None:
-            self._seen = (sp.vstack(self._blocks, format="csc"), np.concatenate(self._labels))
-        B, pos = self._seen
-        Bc = B[:, features].tocsr()
-        both = (Bc.T @ Bc).toarray()
-        Bp = Bc[pos]
-        return both, (Bp.T @ Bp).toarray()
+        """(both, both_pos): co-occurrence counts of ``features`` over the seen rows (sums of
+        0/1 products: exact in float64)."""
+        from threadpoolctl import threadpool_limits
+
+        features = np.asarray(features)
+        Bc = np.vstack([b[:, features] for b in self._blocks]).astype(np.float64)
+        Bp = Bc[np.concatenate(self._labels)]
+        with threadpool_limits(1, user_api="blas"):  # small products: BLAS threads only spin
+            return Bc.T @ Bc, Bp.T @ Bp

@@ -2,6 +2,7 @@
 learners run directly, Student-t intervals against hand values, the run store's reuse,
 joblib and Dask giving the same records, and the TOML spec's errors."""
 import json
+from dataclasses import replace
 import math
 from pathlib import Path
 
@@ -270,3 +271,73 @@ def test_a_reproduction_runs_on_the_engine(tmp_path):
     order = np.random.default_rng(stream_seed(0, 0)).permutation(600)
     assert rows[0] == "position,row,original_label,y"
     assert [int(r.split(",")[1]) for r in rows[1:]] == order.tolist()
+
+
+# ----------------------------------------------------------------------------- series, curves
+
+def test_series_mean_is_null_for_models_without_the_series(tmp_path):
+    """mean:<series> of a model that reports no such series is None (null in results.json,
+    an empty cell in table.csv), and the models that report it keep their mean."""
+    from olc.experiments.engine.metrics import SeriesMean
+    from olc.experiments.engine.protocols import RunOutput
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(100, 3))
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    spec = ExperimentSpec("s", [StreamSpec("a", ArraySource(X, y))],
+                          [LearnerSpec("perceptron"),
+                           LearnerSpec("first-coordinate", method=first_coordinate)],
+                          Progressive(), metrics=("mistakes", "mean:features"))
+    rep = run_experiment(spec, tmp_path, progress=False)
+    by = {r["learner"]: r for r in rep["records"]}
+    assert by["perceptron"]["mean:features"] is None
+    assert by["first-coordinate"]["mean:features"] == 1.0
+    saved = json.loads((tmp_path / "results.json").read_text())
+    assert [r["mean:features"] for r in saved["records"]] == [None, 1.0]
+    rows = (tmp_path / "table.csv").read_text().splitlines()
+    header = rows[0].split(",")
+    cells = dict(zip(header, rows[1].split(",")))
+    assert cells["learner"] == "perceptron" and cells["mean:features"] == ""
+    empty = RunOutput(y=np.array([]), pred=np.array([]), updated=None,
+                      series={"features": np.array([])}, seconds=0.0, extra={})
+    assert SeriesMean("features")(empty) is None
+    two = RunOutput(y=np.ones(2), pred=np.ones(2), updated=None,
+                    series={"features": np.array([2.0, 5.0])}, seconds=0.0, extra={})
+    assert SeriesMean("features")(two) == 3.5
+
+
+def _curve_results():
+    """Hand-made records: learner A (no sweep) and a sweep S whose k=2 ends lower."""
+    from olc.experiments.engine.aggregate import Results
+
+    recs, curves = [], {}
+    ends = {"A": [0.3, 0.3], "S (k=1)": [0.4, 0.2], "S (k=2)": [0.5, 0.1]}
+    for label, (start, end) in ends.items():
+        group = label.split(" ")[0]
+        for t in range(2):
+            recs.append({"stream": "x", "learner": label, "group": group, "trial": t})
+            curves.setdefault(("x", label), {}).setdefault("cumulative_error", []).append(
+                [start, end])
+    return Results(recs, curves)
+
+
+def test_curves_figure_shows_one_per_learner_by_default():
+    from olc.experiments.engine.report import curve_learners
+
+    res = _curve_results()
+    assert curve_learners(res, "x", "cumulative_error") == ["A", "S (k=2)"]
+    assert curve_learners(res, "x", "cumulative_error", "all") == ["A", "S (k=1)", "S (k=2)"]
+    assert curve_learners(res, "x", "cumulative_error", ["S (k=1)"]) == ["S (k=1)"]
+    assert curve_learners(res, "x", "cumulative_error", ["S", "A"]) == ["S (k=2)", "A"]
+
+
+def test_curves_choice_is_validated_and_drawn(tmp_path):
+    spec = small_spec(Progressive(), trials=2,
+                      learners=[LearnerSpec("perceptron"),
+                                LearnerSpec("pa-i", label="PA-I", sweep={"C": [0.01, 1.0]})])
+    with pytest.raises(ValueError, match=r"curves: unknown learner label\(s\) \['PA-II'\]"):
+        run_experiment(replace(spec, curves=("PA-II",)), tmp_path / "no", progress=False)
+    assert not (tmp_path / "no").exists()
+    rep = run_experiment(replace(spec, curves=("PA-I (C=1)",)), tmp_path, progress=False)
+    assert (tmp_path / "cumulative_error.png").stat().st_size > 0
+    assert rep["experiment"]["curves"] == ["PA-I (C=1)"]

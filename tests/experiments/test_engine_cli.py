@@ -8,6 +8,7 @@ import textwrap
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -82,6 +83,9 @@ def test_cli_runs_a_spec_and_reuses_it(tmp_path):
     (('kind = "permute"', 'kind = "drfit"'), 14, "streams[0].transforms[0].kind: unknown stream transform"),
     (('data = "synthetic"', 'data = "no-such-set"'), 12, "streams[0].data: unknown data"),
     (("d = 5", "dims = 5"), 13, "streams[0].params: synthetic: unknown option"),
+    (("trials = 3", 'trials = 3\ncurves = ["pa-ii"]'), 4,
+     "experiment.curves: curves: unknown learner label(s) ['pa-ii']"),
+    (("trials = 3", 'trials = 3\ncurves = "some"'), 4, "experiment.curves: must be \"all\""),
 ])
 def test_spec_errors_name_key_and_line(tmp_path, edit, line, message):
     path = write_spec(tmp_path)
@@ -95,6 +99,14 @@ def test_spec_errors_name_key_and_line(tmp_path, edit, line, message):
     res = invoke("experiment", path, "--out", tmp_path / "never")
     assert res.exit_code == 2 and f"{path}:{line}" in res.output
     assert not (tmp_path / "never").exists()
+
+
+def test_curves_key(tmp_path):
+    path = write_spec(tmp_path)
+    path.write_text(path.read_text().replace("trials = 3", 'trials = 3\ncurves = ["pa-i"]'))
+    assert load_spec(path).curves == ("pa-i",)
+    path.write_text(path.read_text().replace('curves = ["pa-i"]', 'curves = "all"'))
+    assert load_spec(path).curves == "all"
 
 
 def test_array_of_tables_lines(tmp_path):
@@ -239,3 +251,54 @@ def test_ctrl_c_ends_with_one_line(tmp_path):
     assert proc.returncode == 130
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("interrupted:") and "resume" in lines[0]
+
+
+DRIFT_SPEC = """\
+[experiment]
+name = "drift"
+trials = 2
+metrics = ["mistakes", "steps"]
+
+[[streams]]
+name = "four"
+data = "{path}"
+transforms = [
+  {{ kind = "drift", rows_per_phase = 20, classes = {classes} }},
+  {{ kind = "document-frequency-cut", min_df = 1 }},
+]
+
+[[learners]]
+name = "perceptron"
+"""
+
+
+def test_drift_and_vocabulary_cut_from_toml(tmp_path):
+    """The drift process and the document-frequency cut as TOML transforms, on a small
+    4-class svmlight file: each phase of the trial's stream holds only the classes the
+    schedule gives it (Shen & Dietterich 2009, §4), labelled ±1 by role."""
+    from olc.experiments.engine import stream_seed
+    from olc.experiments.engine.experiment import run_experiment
+    from olc.experiments.engine.transforms import apply_transforms
+
+    rng = np.random.default_rng(0)
+    data = tmp_path / "four.svm"
+    lines = [f"{c} 1:{rng.normal():.4f} 2:{rng.normal():.4f} {2 + c}:1" for c in (1, 2, 3, 4)
+             for _ in range(60)]
+    data.write_text("\n".join(lines) + "\n")
+    path = tmp_path / "spec.toml"
+    path.write_text(DRIFT_SPEC.format(path=data, classes="{ P1 = 1, P2 = 2, N1 = 3, N2 = 4 }"))
+    spec = load_spec(path)
+    rep = run_experiment(spec, tmp_path / "out", progress=False)
+    assert [r["steps"] for r in rep["records"]] == [80, 80]
+    s = spec.streams[0]
+    loaded = s.source.load()
+    stream = apply_transforms(loaded, s.transforms, np.random.default_rng(stream_seed(0, 0)))
+    labels = np.asarray(stream.labels).astype(int)
+    assert set(labels[:20]) <= {1, 3} and set(labels[60:]) <= {2, 4}     # phases 1 and 4
+    assert np.array_equal(stream.y, np.where(np.isin(labels, (1, 2)), 1.0, -1.0))
+    assert stream.info["n_features"] == 6      # min_df = 1: every column the rows use
+    # a role left out: refused with the line of the drift transform's key
+    path.write_text(DRIFT_SPEC.format(path=data, classes="{ P1 = 1, P2 = 2, N1 = 3 }"))
+    with pytest.raises(SpecError, match=r"spec.toml:\d+: streams\[0\]\.transforms\[0\]\.classes: "
+                                        r"classes must name exactly the roles"):
+        load_spec(path)

@@ -9,9 +9,11 @@ from olc.data.errors import DatasetNotFoundError
 from olc.experiments.shen_dietterich.command import parse_grids
 from olc.experiments.shen_dietterich.run import run, select_datasets
 
-SMALL = {"alpha": (0.01, 0.1), "l2_beta": (1.0, 4.0), "l1_beta": (4.0, 16.0),
+# the spec's public knobs, kept small: 2 trials of 4 × 25 rows, one or two values per grid
+SMALL = {"alpha": (0.1,), "l2_beta": (1.0, 4.0), "l1_beta": (16.0,),
          "norma_eta": (0.1,), "norma_lam": (0.001,), "l2_sigma_rel": (0.0, 0.01),
-         "l1_sigma_rel": (0.0, 0.0001), "ig_k": (8, 64), "game_k": (8,)}
+         "l1_sigma_rel": (0.0001,), "ig_k": (8, 64), "game_k": (8,)}
+ROWS = {"usps": 25}
 
 
 @pytest.fixture
@@ -26,32 +28,32 @@ def shared_data(monkeypatch):
 def test_pipeline_on_a_small_usps_slice(shared_data, tmp_path):
     out = tmp_path / "out"
     report = run(out, trials=2, datasets="usps", grids=SMALL, n_jobs=1,
-                 rows_per_phase={"usps": 40}, echo=lambda *_: None)
-    # 6 Figure-1 learners + 2·2 σ points + 2 IG + 1 game = 13 configurations × 2 trials
-    assert report["computed"] == 26 and report["reused"] == 0
+                 rows_per_phase=ROWS, echo=lambda *_: None)
+    # 6 Figure-1 learners + 2 + 1 σ points + 2 IG + 1 game = 12 configurations × 2 trials
+    assert report["computed"] == 24 and report["reused"] == 0
     for name in ("figure1.png", "figure2.png", "figure3.png", "summary.md", "results.json",
                  "table.md", "paper_comparison.md"):
         assert (out / name).is_file(), name
-    # the trial-0 stream follows the drift process: 160 rows, phase 1 has only 3s and 8s
+    # the trial-0 stream follows the drift process: 100 rows, phase 1 has only 3s and 8s
     rows = list(csv.DictReader(open(out / "streams" / "usps-trial0.csv")))
-    assert len(rows) == 160
-    assert {r["original_label"] for r in rows[:40]} <= {"3", "8"}
-    assert {r["original_label"] for r in rows[120:]} <= {"7", "9"}
+    assert len(rows) == 100
+    assert {r["original_label"] for r in rows[:25]} <= {"3", "8"}
+    assert {r["original_label"] for r in rows[75:]} <= {"7", "9"}
     assert all((r["y"] == "1") == (r["original_label"] in ("3", "7")) for r in rows)
     records = json.loads((out / "results.json").read_text())["records"]
     tuned = [r for r in records if r["learner"] == "L2-constrained PA"]
     assert all(r["extra"]["chosen"]["beta"] in (1.0, 4.0) for r in tuned)
     ig = [r for r in records if r["group"].startswith("Information gain")]
     assert sorted({r["features"] for r in ig}) == [8.0, 64.0]
-    for r in records:   # the second half is evaluated: 80 rows
-        assert 0 <= r["mistakes"] <= 80 and r["error_rate"] == pytest.approx(r["mistakes"] / 80)
+    for r in records:   # the second half is evaluated: 50 rows
+        assert 0 <= r["mistakes"] <= 50 and r["error_rate"] == pytest.approx(r["mistakes"] / 50)
     summary = (out / "summary.md").read_text()
     assert summary.count("| §4") >= 8
     # a rerun reuses every run and writes the same tables
     table = (out / "table.csv").read_text()
     again = run(out, trials=2, datasets="usps", grids=SMALL, n_jobs=1,
-                rows_per_phase={"usps": 40}, echo=lambda *_: None)
-    assert again["reused"] == 26 and again["computed"] == 0
+                rows_per_phase=ROWS, echo=lambda *_: None)
+    assert again["reused"] == 24 and again["computed"] == 0
     assert (out / "table.csv").read_text() == table
 
 
@@ -67,13 +69,13 @@ def test_bad_input_is_refused_before_any_run(shared_data, tmp_path, monkeypatch)
     # a grid value the learner rejects (α < 0) is refused by the engine before any run
     with pytest.raises(ValueError, match="alpha"):
         run(tmp_path / "bad", trials=1, datasets="usps", grids={**SMALL, "alpha": (-1.0,)},
-            n_jobs=1, rows_per_phase={"usps": 40}, echo=lambda *_: None)
+            n_jobs=1, rows_per_phase=ROWS, echo=lambda *_: None)
     assert not (tmp_path / "bad").exists()
     # --out that is a file
     f = tmp_path / "file"
     f.write_text("x")
     with pytest.raises(ValueError, match="is a file, not a folder"):
-        run(f, trials=1, datasets="usps", grids=SMALL, n_jobs=1, rows_per_phase={"usps": 40},
+        run(f, trials=1, datasets="usps", grids=SMALL, n_jobs=1, rows_per_phase=ROWS,
             echo=lambda *_: None)
     # missing data: the registry's message says which file to put where
     empty = tmp_path / "empty"
@@ -90,3 +92,59 @@ def _no_network(*args, **kwargs):
     from urllib.error import URLError
 
     raise URLError("network disabled in tests")
+
+
+def test_text_pool_is_cached_by_the_raw_files_and_rebuilt_when_they_change(tmp_path,
+                                                                           monkeypatch):
+    """The vectorised pool is read back from derived_home (equal to a fresh vectorisation),
+    keyed by the archive's bytes; a damaged entry is discarded and rebuilt."""
+    import tarfile
+    import io
+
+    import numpy as np
+
+    from olc._cache import CacheDiscardedWarning
+    from olc.data import load
+    from olc.data.loaders import SRAA_CLASSES
+    from olc.data.text import binary_term_matrix
+    from olc.experiments.shen_dietterich import data as sd_data
+
+    def archive(words):
+        (tmp_path / "home" / "sraa").mkdir(parents=True, exist_ok=True)
+        with tarfile.open(tmp_path / "home" / "sraa" / "sraa.tar.gz", "w:gz") as tar:
+            for c in SRAA_CLASSES:
+                for k in range(2):
+                    body = f"Subject: {k}\n\n{c} {words} {k}x\n".encode("latin-1")
+                    info = tarfile.TarInfo(f"sraa/{c}/{k:05d}")
+                    info.size = len(body)
+                    tar.addfile(info, io.BytesIO(body))
+
+    monkeypatch.setenv("OLC_DATA", str(tmp_path / "home"))
+    monkeypatch.setenv("OLC_CACHE", str(tmp_path / "cache"))
+    archive("first words")
+    groups = ["realauto", "simauto"]
+    built = sd_data.text_pool("sraa", groups)
+    docs, target, names = load("sraa", "all")
+    keep = [i for i, t in enumerate(target) if names[t] in groups]
+    X, vocabulary = binary_term_matrix([docs[i] for i in keep])
+    assert (built.X != X).nnz == 0 and built.info["vocabulary_size"] == vocabulary.size
+    assert built.y.tolist() == ["realauto", "realauto", "simauto", "simauto"]
+    (entry,) = (tmp_path / "cache" / "derived").glob("text-pool-sraa-*.npz")
+
+    def no_build(*args):
+        raise AssertionError("rebuilt although cached")
+
+    with monkeypatch.context() as m:
+        m.setattr(sd_data, "_build_pool", no_build)
+        again = sd_data.text_pool("sraa", groups)
+    assert again.fingerprint == built.fingerprint
+    archive("other text entirely")   # new bytes → a new key, a new entry
+    changed = sd_data.text_pool("sraa", groups)
+    assert changed.fingerprint != built.fingerprint
+    entries = set((tmp_path / "cache" / "derived").glob("text-pool-sraa-*.npz"))
+    assert len(entries) == 2
+    (current,) = entries - {entry}
+    current.write_bytes(b"damaged")
+    with pytest.warns(CacheDiscardedWarning):
+        healed = sd_data.text_pool("sraa", groups)
+    assert healed.fingerprint == changed.fingerprint and np.load(current)["key"].size == 1

@@ -250,3 +250,38 @@ def _jsonable(value):
     if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]
     return value.item() if isinstance(value, np.generic) else value
+
+
+def drift_transform(classes, rows_per_phase=500, replace=False, phases=None, positive=None):
+    """A :class:`Drift` from plain values, as a TOML spec gives them (the engine's stream
+    transform kind ``"drift"``): ``classes`` a table role → original label; ``phases``
+    (default: Shen & Dietterich's four) an array of ``{start = {role = p, ...}, end = {...}}``;
+    ``positive`` the roles labelled +1 (default P1, P2). Everything that can be checked
+    without the data is checked here (schedule, roles, row counts), so a bad spec fails
+    before any run with a message naming the parameter."""
+    if not isinstance(classes, Mapping) or not classes:
+        raise DriftError(f"classes must be a table role → original label, got {classes!r}")
+    if phases is None:
+        phases = SHEN_DIETTERICH_PHASES
+    else:
+        if not isinstance(phases, (list, tuple)) or not all(
+                isinstance(ph, Mapping) and set(ph) == {"start", "end"} for ph in phases):
+            raise DriftError("phases must be an array of tables with keys start and end, "
+                             f"got {phases!r}")
+        phases = tuple(Phase(dict(ph["start"]), dict(ph["end"])) for ph in phases)
+    positive = SHEN_DIETTERICH_POSITIVE if positive is None else tuple(positive)
+    if not isinstance(replace, bool):
+        raise DriftError(f"replace must be true or false, got {replace!r}")
+    _check_phases(phases)
+    _rows_per_phase(phases, rows_per_phase)
+    roles = _roles_of(phases)
+    unknown = sorted(set(classes) - set(roles))
+    missing = [r for r in roles if r not in classes]
+    if unknown or missing:
+        raise DriftError(f"classes must name exactly the roles {list(roles)} "
+                         f"(unknown: {unknown}, missing: {missing})")
+    bad = sorted(set(positive) - set(roles))
+    if bad:
+        raise DriftError(f"positive names roles {bad} that no phase uses (roles: {list(roles)})")
+    rows = rows_per_phase if np.isscalar(rows_per_phase) else tuple(rows_per_phase)
+    return Drift(dict(classes), rows, replace, phases, positive)

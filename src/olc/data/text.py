@@ -20,7 +20,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["strip_header", "binary_term_matrix", "document_frequency_columns",
+#: What :func:`binary_term_matrix` computes, for the keys of caches of its output: change it
+#: whenever the preprocessing changes.
+VOCABULARY_RULE = ("header stripped at the first blank line; CountVectorizer(binary=True, "
+                   "lowercase=True), default token pattern; sorted vocabulary")
+
+__all__ = ["VOCABULARY_RULE", "strip_header", "binary_term_matrix", "document_frequency_columns",
            "DocumentFrequencyCut"]
 
 

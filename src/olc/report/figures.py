@@ -55,7 +55,10 @@ def plot_panels(panels, path, title=None, xlabel="x", panel_width=4.2, height=3.
     exist, e.g. the papers' "—"), ``label`` and optional matplotlib ``style`` keywords
     (color, linestyle, marker); optional ``lower``/``upper`` (a shaded band, e.g. a confidence
     interval) and ``xerr``/``yerr`` (symmetric error bars). Unless a panel has its own legend, one legend is drawn below
-    the panels from the labels of the first panel."""
+    the panels from the labels of the first panel; ``legend`` may also be a matplotlib
+    location ("upper right"), which spares the costly search of the "best" one.
+    ``path``: one file, or a list of files (e.g. PNG and PDF) drawn from the same figure
+    (built and laid out once); returns the path or the list of paths."""
     plt = _pyplot()
     fig, axes = plt.subplots(1, len(panels), figsize=(panel_width * len(panels), height),
                              squeeze=False)
@@ -82,7 +85,8 @@ def plot_panels(panels, path, title=None, xlabel="x", panel_width=4.2, height=3.
         if panel.get("ylim"):
             ax.set_ylim(*panel["ylim"])
         if panel.get("legend"):
-            ax.legend(fontsize=7)
+            loc = panel["legend"] if isinstance(panel["legend"], str) else "best"
+            ax.legend(fontsize=7, loc=loc)
         ax.set_title(panel["title"])
         ax.set_ylabel(panel["ylabel"])
         ax.set_xlabel(panel.get("xlabel", xlabel))
@@ -100,11 +104,13 @@ def plot_panels(panels, path, title=None, xlabel="x", panel_width=4.2, height=3.
 
 
 def _save(plt, fig, path):
-    """Write the figure atomically (format from the suffix: png, pdf, svg, ...)."""
-    path = Path(path)
+    """Write the figure atomically (format from the suffix: png, pdf, svg, ...) to ``path``
+    or to each path of a list; returns what it was given."""
+    paths = [Path(p) for p in path] if isinstance(path, (list, tuple)) else [Path(path)]
     try:
-        with atomic_open(path, "wb") as fh:
-            fig.savefig(fh, format=path.suffix.lstrip(".").lower() or "png", dpi=120)
+        for p in paths:
+            with atomic_open(p, "wb") as fh:
+                fig.savefig(fh, format=p.suffix.lstrip(".").lower() or "png", dpi=120)
     finally:
         plt.close(fig)
-    return path
+    return paths if isinstance(path, (list, tuple)) else paths[0]

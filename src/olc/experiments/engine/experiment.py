@@ -8,6 +8,7 @@ outputs, each atomically.
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -38,6 +39,7 @@ def check_out_dir(path, option="--out"):
 
 def describe(spec):
     return {"name": spec.name, "title": spec.title, "trials": spec.trials, "seed": spec.seed,
+            "curves": spec.curves,
             "protocol": spec.protocol.key(),
             "streams": [{"name": s.name, "source": s.source.key(),
                          "transforms": [t.key() for t in s.transforms]} for s in spec.streams],
@@ -56,9 +58,15 @@ def run_experiment(spec, out_dir, *, n_jobs=1, scheduler=None, force=False, prog
     planned = plan(spec, data, configs, metrics)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    done = execute([p.run for p in planned], RunStore(out_dir / "runs"), n_jobs=n_jobs,
-                   scheduler=scheduler, force=force, progress=progress,
-                   label=f"{spec.name} runs")
+    with tempfile.TemporaryDirectory(prefix="olc-data-") as shared:
+        if n_jobs != 1 and scheduler is None:   # worker processes: send the data by file
+            mapped = {}
+            for name, d in data.items():
+                mapped.setdefault(id(d), d.memory_mapped(shared))
+            planned = plan(spec, {k: mapped[id(d)] for k, d in data.items()}, configs, metrics)
+        done = execute([p.run for p in planned], RunStore(out_dir / "runs"), n_jobs=n_jobs,
+                       scheduler=scheduler, force=force, progress=progress,
+                       label=f"{spec.name} runs")
     records, curves = [], {}
     for p, value in zip(planned, done.values):
         records.append(record(p, value))
@@ -78,7 +86,7 @@ def run_experiment(spec, out_dir, *, n_jobs=1, scheduler=None, force=False, prog
             results, timing, out_dir, "timing", f"{title}: measured times"))
     for m in metrics:
         if m.curve:
-            for path in plot_curves(results, m, out_dir, stem=m.name):
+            for path in plot_curves(results, m, out_dir, stem=m.name, curves=spec.curves):
                 files[f"{m.name}_{path.suffix[1:]}"] = str(path)
     if reproduction is not None:
         if reproduction.figures is not None:

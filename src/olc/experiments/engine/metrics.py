@@ -57,15 +57,21 @@ def _cumulative_error(out):
 @dataclass(frozen=True)
 class SeriesMean:
     """The mean over the evaluated steps of the model's per-step series (e.g. the average
-    number of features used per iteration)."""
+    number of features used per iteration).
+
+    [Decision] A run whose model reports no series of that name (e.g. a plain registry
+    learner next to custom procedures that report ``features``), or reports it empty (no
+    evaluated step), has no value: None, stored as null and left out of the means (the
+    table shows "—"). A learner's table cell is then empty rather than the whole
+    experiment failing."""
 
     series: str
 
     def __call__(self, out):
-        if self.series not in out.series:
-            raise ValueError(f"metric mean:{self.series}: the model reports no series "
-                             f"{self.series!r} (it reports: {', '.join(out.series) or 'none'})")
-        return float(np.mean(out.series[self.series]))
+        values = out.series.get(self.series) if out.series else None
+        if values is None or len(values) == 0:
+            return None
+        return float(np.mean(values))
 
 
 METRICS = {

@@ -45,6 +45,7 @@ def validate(spec):
     _unique([m.name for m in metrics], "metrics")
     configs = spec.learner_configs()
     _unique([c.label for c in configs], "learner configurations")
+    check_curves(spec.curves, configs)
     for s in spec.streams:
         s.source.check()
     for c in configs:
@@ -58,6 +59,19 @@ def validate(spec):
             resolve_callable(c.method)
         spec.protocol.check(c)
     return configs, metrics
+
+
+def check_curves(curves, configs):
+    """``ExperimentSpec.curves``: None, "all", or labels of configurations or learners."""
+    if curves is None or curves == "all":
+        return
+    known = {c.label for c in configs} | {c.group for c in configs}
+    if isinstance(curves, str) or not all(isinstance(c, str) for c in curves):
+        raise ValueError(f"curves: expected \"all\" or a list of learner labels, got {curves!r}")
+    unknown = [c for c in curves if c not in known]
+    if unknown:
+        raise ValueError(f"curves: unknown learner label(s) {unknown}; the labels are "
+                         f"{sorted(known)}")
 
 
 def load_data(spec):

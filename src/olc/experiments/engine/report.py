@@ -94,12 +94,45 @@ def _thin(n, max_points=1500):
     return np.unique(np.linspace(0, n - 1, max_points).round().astype(int))
 
 
-def plot_curves(results, metric, out_dir, stem="cumulative_error", title=None):
-    """One panel per stream: mean curve per learner with its 95 % band; PNG and PDF."""
+def _end(results, stream, learner, metric):
+    mean, _ = results.curve(stream, learner, metric)
+    return float(mean[-1]) if mean.size else np.inf
+
+
+def curve_learners(results, stream, metric, curves=None):
+    """The configurations the curves figure shows on ``stream`` (``ExperimentSpec.curves``).
+
+    Default rule (``curves`` None): one curve per learner (LearnerSpec label): a learner
+    without a sweep is its one configuration (its tuning, if any, happens inside each run);
+    a learner with a sweep is represented by its best configuration, the one whose mean
+    curve ends lowest (the first in sweep order on ties) — the engine's curves are error
+    curves. ``"all"``: every configuration. A list: each name a configuration's label, or
+    a learner's label standing for its best configuration (the same rule)."""
+    labels = results.learners(stream)
+    if curves == "all":
+        return labels
+    groups = {}
+    for r in results.select(stream):
+        groups.setdefault(r["group"], [])
+        if r["learner"] not in groups[r["group"]]:
+            groups[r["group"]].append(r["learner"])
+
+    def best(group):
+        return min(groups[group], key=lambda label: _end(results, stream, label, metric))
+
+    names = list(groups) if curves is None else list(curves)
+    chosen = [name if name in labels else best(name) for name in names
+              if name in labels or name in groups]
+    return list(dict.fromkeys(chosen))
+
+
+def plot_curves(results, metric, out_dir, stem="cumulative_error", title=None, curves=None):
+    """One panel per stream: the mean curve of each learner :func:`curve_learners` picks,
+    with its 95 % band; PNG and PDF."""
     panels = []
     for stream in results.streams():
         series = []
-        for learner in results.learners(stream):
+        for learner in curve_learners(results, stream, metric.name, curves):
             mean, half = results.curve(stream, learner, metric.name)
             if mean.size == 0:
                 continue
@@ -112,13 +145,13 @@ def plot_curves(results, metric, out_dir, stem="cumulative_error", title=None):
             series.append(s)
         if series:
             panels.append({"title": stream, "ylabel": metric.display, "series": series,
-                           "xlabel": "evaluated step t", "legend": True})
+                           "xlabel": "evaluated step t", "legend": "upper right"})
     if not panels:
         return []
     title = title or f"{metric.display}: mean over trials, 95 % band"
     width = 6.5 if len(panels) == 1 else 4.8
-    return [plot_panels(panels, Path(out_dir) / f"{stem}.{ext}", title=title, xlabel="step t",
-                        panel_width=width, height=4.2) for ext in ("png", "pdf")]
+    return plot_panels(panels, [Path(out_dir) / f"{stem}.{ext}" for ext in ("png", "pdf")],
+                       title=title, xlabel="step t", panel_width=width, height=4.2)
 
 
 def verdict(v):
@@ -182,5 +215,5 @@ def plot_sweeps(results, groups, x_metric, y_metric, out_dir, stem, title=None,
                            "xlabel": x_label or x_metric, "legend": True})
     if not panels:
         return []
-    return [plot_panels(panels, Path(out_dir) / f"{stem}.{ext}", title=title)
-            for ext in ("png", "pdf")]
+    return plot_panels(panels, [Path(out_dir) / f"{stem}.{ext}" for ext in ("png", "pdf")],
+                       title=title)

@@ -128,7 +128,12 @@ class ExperimentSpec:
     ``metrics``: names of :data:`.metrics.METRICS` or :class:`.metrics.Metric` objects
     (scalars are averaged over trials with Student-t CIs; curves get CI bands).
     ``seed``: the experiment's seed; trial t of stream s uses :func:`stream_seed` and
-    every learner :func:`learner_seed` (see there)."""
+    every learner :func:`learner_seed` (see there).
+    ``curves``: which learner configurations the curves figure (``<curve metric>.png``)
+    shows — None: one per learner (a learner with a ``sweep`` by its best configuration,
+    :func:`.report.curve_learners`); ``"all"``: every configuration; or a list of labels,
+    each a configuration's label (that configuration) or a learner's label (its best
+    configuration)."""
 
     name: str
     streams: Sequence[StreamSpec]
@@ -138,6 +143,7 @@ class ExperimentSpec:
     seed: int = 0
     metrics: Sequence[Any] = ("mistakes", "error_rate", "cumulative_error")
     title: str = ""
+    curves: Sequence[str] | str | None = None
 
     def learner_configs(self) -> list[LearnerConfig]:
         return [c for spec in self.learners for c in spec.configs()]

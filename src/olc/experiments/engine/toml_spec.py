@@ -21,7 +21,7 @@ from .transforms import make_transform
 
 SCHEMA = {
     (): {"experiment", "protocol", "streams", "learners"},
-    ("experiment",): {"name", "title", "trials", "seed", "metrics"},
+    ("experiment",): {"name", "title", "trials", "seed", "metrics", "curves"},
     ("streams",): {"name", "label", "data", "params", "transforms"},
     ("learners",): {"name", "label", "params", "tune", "sweep", "method"},
 }
@@ -161,9 +161,19 @@ class _Reader:
                                                                      ("streams",))]
         learners = [self.learner(s, p, protocol) for s, p in
                     self.array_of_tables(doc, "learners", ("learners",))]
+        curves = exp.get("curves")
+        if curves is not None:
+            from .plan import check_curves
+
+            if curves != "all":
+                self.typed(curves, ("experiment", "curves"), list,
+                           '"all" or an array of learner labels')
+                curves = tuple(curves)
+            configs = [c for spec in learners for c in spec.configs()]
+            self._call(("experiment", "curves"), check_curves, curves, configs)
         return ExperimentSpec(name=name, title=exp.get("title", ""), streams=streams,
                               learners=learners, protocol=protocol, trials=trials, seed=seed,
-                              metrics=tuple(metrics))
+                              metrics=tuple(metrics), curves=curves)
 
     def _call(self, path, fn, *args, **kwargs):
         try:

@@ -115,8 +115,13 @@ class Classes:
         return out
 
 
-#: kind -> class (or "module:Class", imported on first use).
-TRANSFORMS: dict[str, Any] = {"permute": Permute, "head": Head, "classes": Classes}
+#: kind -> class or factory (or "module:name", imported on first use). ``drift``: the
+#: drifting class mixture of Shen & Dietterich (2009, §4) on any labelled data
+#: (:func:`olc.data.drift.drift_transform`); ``document-frequency-cut``: keep the columns
+#: present in at least ``min_df`` of the stream's rows (:mod:`olc.data.text`).
+TRANSFORMS: dict[str, Any] = {"permute": Permute, "head": Head, "classes": Classes,
+                              "drift": "olc.data.drift:drift_transform",
+                              "document-frequency-cut": "olc.data.text:DocumentFrequencyCut"}
 
 
 def register_transform(kind, cls, *, replace_existing=False):

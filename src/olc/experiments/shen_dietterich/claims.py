@@ -156,3 +156,52 @@ CLAIMS = [
     Claim("At the end PA still puts large weights on pixels that discriminate 3 from 8 "
           "(regularized models: 7 vs 9).", "§4, Adapting; Fig. 3", pa_weights_three_vs_eight),
 ]
+
+
+def _edge_share(results, stream, learner, grids):
+    """Share of trials whose tuned values sit at an edge of their grid."""
+    recs = [r for r in results.select(stream, learner) if r.get("extra", {}).get("chosen")]
+    at_edge = [any(v in (grids[k][0], grids[k][-1]) for k, v in r["extra"]["chosen"].items()
+                   if k in grids) for r in recs]
+    return sum(at_edge), len(at_edge)
+
+
+def why_we_disagree(results):
+    """Markdown lines saying plainly, with this run's numbers, why §4's comparison claims
+    come out differently here (appended to summary.md)."""
+    lines = ["## Why our comparison differs from §4", "",
+             "We implement the learners as §2–§3 define them: the regularized learners (3.1), "
+             "(3.9), (3.10) and our \"PA\" update only when the classifier errs (§2: \"we do a "
+             "PA update when the classifier makes an error\"); NORMA (Kivinen et al. 2004) "
+             "takes a gradient step whenever the hinge loss is positive and shrinks w at "
+             "every step; \"PA (hinge updates)\" is Crammer et al.'s (2006) PA, which also "
+             "updates on every margin violation. Regularization parameters are tuned on the "
+             "first half by online mistakes, as §4's Approach says. On our streams the "
+             "learners that update on margin violations are clearly more accurate on the "
+             "drifting second half than every update-on-error learner, regularized or not, "
+             "while the regularizers move update-on-error PA by about a percentage point "
+             "either way:", ""]
+    for s in results.streams():
+        regs = ", ".join(f"{l.split(' ')[0]} {_err(results, s, l):.4f}" for l in REGULARIZED)
+        lines.append(f"- {s}: PA on errors {_err(results, s, S.PA):.4f}; regularized on "
+                     f"errors {regs}; PA on margin violations {_err(results, s, S.PA_HINGE):.4f}; "
+                     f"NORMA {_err(results, s, S.NORMA):.4f}.")
+    spec = results.spec
+    grids = {c.label: c.tune for c in spec.learner_configs()} if spec is not None else {}
+    edges = []
+    for s in results.streams():
+        for l in (S.OBJECTIVE, S.L2, S.L1, S.NORMA):
+            if l in grids:
+                k, n = _edge_share(results, s, l, grids[l])
+                edges.append(f"{s} {l.split(' ')[0]} {k}/{n}")
+    lines += ["", "The grids reach PA's behaviour (α down to 10⁻⁴, where (3.1) is PA up to a "
+              "factor 1/(1+α) per update; L2 β up to 8 and L1 β up to 256, balls larger than "
+              "the norms PA reached on these streams when we checked, see "
+              "olc.experiments.shen_dietterich.spec), so the gap is not a grid too narrow "
+              "to contain PA. "
+              "Trials whose tuned value sits at an edge of its grid: " + "; ".join(edges) + ".",
+              "", "So where §4 finds the regularized learners better than PA and NORMA least "
+              "accurate, we find them level with update-on-error PA and behind NORMA; we "
+              "cannot tell from the paper whether its runs updated on margin violations "
+              "rather than on errors (which would explain its ranking) — we follow its text."]
+    return lines

@@ -44,9 +44,9 @@ def sweep_points(results, stream, group):
 def figure1(results, out_dir):
     panels = [{"title": s, "ylabel": "cumulative error rate", "xlabel": "instances (second half)",
                "series": _curve_series(results, s, S.FIGURE1)} for s in results.streams()]
-    return [plot_panels(panels, Path(out_dir) / f"figure1.{ext}", title="Figure 1: cumulative "
-                        "error rate on the second half (mean over trials, 95 % band)")
-            for ext in ("png", "pdf")]
+    return plot_panels(panels, [Path(out_dir) / f"figure1.{ext}" for ext in ("png", "pdf")],
+                       title="Figure 1: cumulative error rate on the second half (mean over "
+                             "trials, 95 % band)")
 
 
 def figure2(results, out_dir):
@@ -60,9 +60,9 @@ def figure2(results, out_dir):
                 series.append({"x": f, "y": e, "xerr": fh, "yerr": eh, "label": group})
         panels.append({"title": s, "ylabel": "error rate (second half)", "xlog": True,
                        "xlabel": "features used per iteration", "series": series})
-    return [plot_panels(panels, Path(out_dir) / f"figure2.{ext}", title="Figure 2: feature "
-                        "selection (mean over trials, 95 % CIs)", height=4.0)
-            for ext in ("png", "pdf")]
+    return plot_panels(panels, [Path(out_dir) / f"figure2.{ext}" for ext in ("png", "pdf")],
+                       title="Figure 2: feature selection (mean over trials, 95 % CIs)",
+                       height=4.0)
 
 
 def _draw_models(plt, models):
@@ -85,8 +85,8 @@ def figure3(results, out_dir):
     if models is None:
         return []
     plt = _pyplot()
-    return [_save(plt, _draw_models(plt, models), Path(out_dir) / f"figure3.{ext}")
-            for ext in ("png", "pdf")]
+    return _save(plt, _draw_models(plt, models),
+                 [Path(out_dir) / f"figure3.{ext}" for ext in ("png", "pdf")])
 
 
 def figures(results, out_dir):

@@ -13,6 +13,7 @@ Both run the learning itself in olc's compiled loops.
 """
 from __future__ import annotations
 
+import copy
 import time
 
 import numpy as np
@@ -38,8 +39,14 @@ class SparsityTracked:
     every β of the tuning grid (otherwise tuning β per σ could undo the sweep by growing β).
 
     The first ``learn`` call (the tuning/training part of the tune-then-test protocol, never
-    evaluated) runs in one compiled call and reports NaN features; later calls run the
-    compiled loop one row at a time (~30 µs a row) to read the support after every step.
+    evaluated) runs in one compiled call and reports NaN features. Later calls need the
+    support of the model before every row; it changes only when the model updates (the
+    update of §3, then the removal of weights below σ, Eq. 3.17, are applied together on
+    an update step), so a copy of the learner first runs the block in one compiled call to
+    find the update steps, then the learner itself runs the block in one compiled call per
+    stretch ending at an update, the support being counted between stretches (a few
+    hundred calls per block instead of one per row; the same steps, as the learner is
+    deterministic — checked).
     """
 
     def __init__(self, params, seed=None):
@@ -62,14 +69,22 @@ class SparsityTracked:
             features = np.full(n, np.nan)
             pred, updated = rec.pred, rec.updated
         else:
+            probe = copy.deepcopy(learner).learn_prepared(stream)
             pred = np.empty(n, np.int8)
             updated = np.empty(n, bool)
             features = np.empty(n)
-            for i in range(n):
-                # the model that predicts row i is the one after row i − 1
-                features[i] = np.count_nonzero(learner.coef_) if learner.n_steps_ else 0
-                rec = learner.learn_prepared(stream, i, i + 1)
-                pred[i], updated[i] = rec.pred[0], rec.updated[0]
+            start = 0
+            for stop in [*(np.flatnonzero(probe.updated) + 1), n]:
+                if stop <= start:
+                    continue
+                # rows start..stop-1 are predicted by the model after row start − 1
+                features[start:stop] = np.count_nonzero(learner.coef_) if learner.n_steps_ \
+                    else 0
+                rec = learner.learn_prepared(stream, start, stop)
+                pred[start:stop], updated[start:stop] = rec.pred, rec.updated
+                start = stop
+            if not (np.array_equal(pred, probe.pred) and np.array_equal(updated, probe.updated)):
+                raise RuntimeError("the learner's copy took other steps than the learner")
         self.calls += 1
         return Steps(pred=np.asarray(pred, np.int8), updated=np.asarray(updated),
                      series={"features": features}, seconds=time.perf_counter() - t0)

@@ -50,13 +50,16 @@ def run(out_dir, *, trials=40, datasets="usps,20newsgroups,sraa", grids=None, n_
         report = run_experiment(spec, out_dir, n_jobs=n_jobs, scheduler=scheduler,
                                 force=force, reproduction=reproduction)
     report["skipped"] = skipped
+    from pathlib import Path
+
+    from ..._atomic import write_text
+    from .claims import why_we_disagree
+
+    summary = Path(report["files"]["summary"])
+    text = summary.read_text() + "\n" + "\n".join(why_we_disagree(report["results"])) + "\n"
     if skipped:
-        from pathlib import Path
-
-        from ..._atomic import write_text
-
-        summary = Path(report["files"]["summary"])
-        write_text(summary, summary.read_text() + "\n## Skipped data sets\n\n" + "".join(
-            f"- {d}: {why}\n" for d, why in skipped.items()))
+        text += "\n## Skipped data sets\n\n" + "".join(
+            f"- {d}: {why}\n" for d, why in skipped.items())
+    write_text(summary, text)
     print_outputs(report) if echo is not print else None
     return report
