@@ -36,9 +36,9 @@ _ENTRY_LAYOUT = {"run_dense": "dense rows", "score_dense": "dense rows",
 
 # Cold compile of both layouts, measured with `olc warmup --all` on the 2-core reference
 # machine (docs/architecture.md); the notice quotes the layout's half.
-ESTIMATED_SECONDS = {  # measured 2026-11-23
-    "linear": 8, "omm": 60, "regularized": 62, "experts": 12, "margin": 114,
-    "omm_variants": 48, "bayes_point": 23, "sgd": 11, "second_order": 11, "regression": 11,
+ESTIMATED_SECONDS = {  # measured 2026-11-23, after the NRT-free loops and the COLD/SHARED split
+    "linear": 7, "omm": 21, "regularized": 54, "experts": 14, "margin": 37,
+    "omm_variants": 57, "bayes_point": 22, "sgd": 15, "second_order": 14, "regression": 13,
 }
 
 _lock = threading.RLock()
