@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 __all__ = ["atomic_path", "atomic_open", "new_file_mode", "write_bytes", "write_text",
-           "TEMP_SUFFIX"]
+           "TEMP_SUFFIX", "check_out_dir"]
 
 TEMP_SUFFIX = ".part"
 
@@ -119,3 +119,17 @@ def write_text(target, text, encoding="utf-8"):
     with atomic_open(target, "w", encoding=encoding) as fh:
         fh.write(text)
     return Path(target)
+
+
+def check_out_dir(path, option="--out"):
+    """Fail (one line) when ``path`` cannot be the output folder; creates nothing."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{option} {path} is a file, not a folder")
+    probe = path
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir():
+        raise ValueError(f"{option} {path}: {probe} is a file, not a folder")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise ValueError(f"{option} {path} is not writable ({probe} is read-only)")

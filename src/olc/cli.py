@@ -136,17 +136,15 @@ def _fail(message):
 
 
 def _writable_folder(path, option):
-    """Fail before any work when ``path`` cannot be the output folder."""
-    path = Path(path)
-    if path.exists() and not path.is_dir():
-        _fail(f"{option} {path} is a file, not a folder")
+    """Fail before any work when ``path`` cannot be the output folder (then create it)."""
+    from ._atomic import check_out_dir
+
     try:
-        path.mkdir(parents=True, exist_ok=True)
-        probe = path / f".olc-write-test-{os.getpid()}"
-        probe.touch()
-        probe.unlink()
-    except OSError as exc:
-        _fail(f"{option} {path} is not a writable folder ({exc.strerror or exc})")
+        check_out_dir(path, option)
+        Path(path).mkdir(parents=True, exist_ok=True)
+    except (ValueError, OSError) as exc:
+        _fail(exc if isinstance(exc, ValueError) else
+              f"{option} {path} is not a writable folder ({exc.strerror or exc})")
 
 
 def _model_target(path):

@@ -7,7 +7,6 @@ outputs, each atomically.
 """
 from __future__ import annotations
 
-import os
 import tempfile
 from pathlib import Path
 
@@ -21,20 +20,7 @@ from .runner import execute
 from .spec import stream_seed
 from .store import RunStore, jsonable
 from .transforms import apply_transforms
-
-
-def check_out_dir(path, option="--out"):
-    """Fail (one line) when ``path`` cannot be the output folder; creates nothing."""
-    path = Path(path)
-    if path.exists() and not path.is_dir():
-        raise ValueError(f"{option} {path} is a file, not a folder")
-    probe = path
-    while not probe.exists():
-        probe = probe.parent
-    if not probe.is_dir():
-        raise ValueError(f"{option} {path}: {probe} is a file, not a folder")
-    if not os.access(probe, os.W_OK | os.X_OK):
-        raise ValueError(f"{option} {path} is not writable ({probe} is read-only)")
+from ..._atomic import check_out_dir  # noqa: F401  (re-exported: the engine's API)
 
 
 def describe(spec):

@@ -27,36 +27,19 @@ import json
 import re
 from pathlib import Path
 
-import numpy as np
-
 from ..._cache import discard, read_json_object
 from ...report import write_json
-
-
-def _default(obj):
-    if isinstance(obj, np.integer):
-        return int(obj)
-    if isinstance(obj, np.floating):
-        return float(obj)
-    if isinstance(obj, np.bool_):
-        return bool(obj)
-    if isinstance(obj, np.ndarray):
-        return obj.tolist()
-    if isinstance(obj, Path):
-        return str(obj)
-    if isinstance(obj, (tuple, set, frozenset)):
-        return list(obj)
-    raise TypeError(f"not JSON serializable: {type(obj).__name__}")
+from ...report.results import json_default
 
 
 def canonical(obj) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), default=_default,
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), default=json_default,
                       allow_nan=True, ensure_ascii=False)
 
 
 def jsonable(obj):
     """``obj`` as JSON gives it back (numpy scalars/arrays to Python, tuples to lists)."""
-    return json.loads(json.dumps(obj, default=_default, allow_nan=True))
+    return json.loads(json.dumps(obj, default=json_default, allow_nan=True))
 
 
 def run_id(key) -> str:
