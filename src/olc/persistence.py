@@ -94,6 +94,9 @@ def save(learner, path):
         meta["n_steps"] = int(learner.n_steps_)
         meta["n_updates"] = int(learner.n_updates_)
         meta["n_features_in"] = int(learner.n_features_in_)
+        names = getattr(learner, "feature_names_in_", None)
+        if names is not None:  # the DataFrame columns it was fitted on (checked by predict)
+            meta["feature_names_in"] = [str(n) for n in names]
     try:
         meta_json = json.dumps(meta, allow_nan=False)
     except (TypeError, ValueError) as exc:
@@ -162,8 +165,9 @@ def _check_meta(check, meta, fitted):
                                f"(or {', '.join(LEGACY_FORMATS)})")
     spec = dict(_META_BASE, **({} if fmt in LEGACY_FORMATS else _META_V2),
                 **(_META_FITTED if fitted else {}))
+    optional = {"feature_names_in"} if fitted and fmt == FORMAT else set()
     missing = sorted(set(spec) - set(meta))
-    unknown = sorted(set(meta) - set(spec))
+    unknown = sorted(set(meta) - set(spec) - optional)
     if missing or unknown:
         check.fail("metadata keys", f"{sorted(spec)}",
                    f"{'missing ' + str(missing) if missing else ''}"
@@ -187,6 +191,13 @@ def _check_meta(check, meta, fitted):
         if not 0 <= meta["n_updates"] <= meta["n_steps"]:
             check.fail("metadata 'n_steps', 'n_updates'", "0 ≤ n_updates ≤ n_steps",
                        f"n_steps = {meta['n_steps']}, n_updates = {meta['n_updates']}")
+        names = meta.get("feature_names_in")
+        if names is not None and not (isinstance(names, list) and
+                                      len(names) == meta["n_features_in"] and
+                                      all(isinstance(n, str) for n in names)):
+            check.fail("metadata 'feature_names_in'",
+                       f"a list of {meta['n_features_in']} strings (one per feature)",
+                       f"{names!r}"[:200])
     return entry
 
 
@@ -371,6 +382,8 @@ def load(path):
     if classes is not None:
         learner.classes_ = classes
     learner.n_features_in_ = n_features
+    if meta.get("feature_names_in") is not None:
+        learner.feature_names_in_ = np.array(meta["feature_names_in"], dtype=object)
     learner.n_steps_ = meta["n_steps"]
     learner.n_updates_ = meta["n_updates"]
     return learner

@@ -5,7 +5,7 @@ import re
 from numbers import Integral, Real
 
 import pytest
-from sklearn.utils._param_validation import Interval, StrOptions
+from olc.learners.constraints import Interval, StrOptions
 from typer.testing import CliRunner
 
 import olc

@@ -103,3 +103,49 @@ def test_layout_fingerprints_are_distinct_across_rules():
     assert all(len(f) == 1 for f in by_rule.values()), by_rule
     fingerprints = [next(iter(f)) for f in by_rule.values()]
     assert len(set(fingerprints)) == len(fingerprints), by_rule
+
+
+# -- our validator against scikit-learn's ------------------------------------------------------
+
+#: Values probing every kind of declared constraint: numbers inside, on and outside bounds,
+#: integers for float intervals, NaN/inf, booleans, strings, None and containers.
+PROBES = [0, 1, 2, -1, 0.0, 0.5, 1.0, 1.5, -0.5, 1e300, math.inf, -math.inf, math.nan,
+          True, False, "abc", "full", "margin", "mistake", "hinge", None, [1], 2 ** 53,
+          2 ** 53 - 1, 3.0]
+
+
+@each_entry
+def test_our_validator_agrees_with_scikit_learns(name):
+    """For every declared parameter and probe value: accepted by ours iff by scikit-learn's
+    ``validate_parameter_constraints`` on the converted declaration, with the same message
+    word for word (the converted declaration is also what ``check_estimator`` reads)."""
+    from sklearn.utils._param_validation import (InvalidParameterError,
+                                                 validate_parameter_constraints)
+
+    from olc.learners.constraints import violation
+
+    cls = ENTRIES[name].cls
+    ours, theirs = cls._olc_constraints, cls._parameter_constraints
+    assert set(ours) == set(theirs)
+    values = PROBES + [opt for allowed in ours.values() for c in allowed
+                       for opt in getattr(c, "options", ())]
+    for parameter in ours:
+        for value in values:
+            expected = None
+            try:
+                validate_parameter_constraints(theirs, {parameter: value}, cls.__name__)
+            except InvalidParameterError as exc:
+                expected = str(exc)
+            assert violation(ours, {parameter: value}, cls.__name__) == expected, \
+                (parameter, value)
+
+
+def test_parameter_errors_are_scikit_learns_when_it_is_loaded():
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    learner = olc.make("pa-i", C=-1.0)
+    with pytest.raises(InvalidParameterError, match=r"The 'C' parameter of "
+                                                     r"PassiveAggressiveI must be"):
+        learner.fit([[0.0], [1.0]], [0, 1])
+    with pytest.raises(ParameterError):
+        learner.fit([[0.0], [1.0]], [0, 1])

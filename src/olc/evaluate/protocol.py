@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import clone, is_regressor
 
 from ..learners.base import StepRecord
+from ..learners.estimator import clone, is_regressor
 from ..learners.registry import name_of
 from ..progress import LazyProgress
 from .metrics import (absolute_error, cumulative_error_rate, cumulative_mean_squared_error,

@@ -5,8 +5,8 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-from sklearn.base import clone, is_regressor
 
+from ..learners.estimator import clone, is_regressor
 from ..learners.registry import name_of
 from ..progress import LazyProgress
 from .protocol import with_regression_errors

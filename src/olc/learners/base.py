@@ -14,13 +14,11 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.exceptions import NotFittedError
-from sklearn.utils._param_validation import InvalidParameterError
-from sklearn.utils.validation import column_or_1d, validate_data
 
 from .._compiled.driver import NO_INTS, LoopInput, decision_values, run_online
 from .._compiled.status import BAD_ROW, OVERFLOW
+from .estimator import NotFittedError, OnlineEstimator, ParameterError, not_fitted_error
+from .features_in import record_features, validate_features
 from .validation import (
     InputError,
     StreamStoppedError,
@@ -65,18 +63,18 @@ class PreparedStream:
     y: np.ndarray
     classes: np.ndarray
     hp: np.ndarray = None  # the learner's packed hyper-parameters, validated once
+    feature_names: np.ndarray = None  # a DataFrame's column names (None: not given)
 
     @property
     def n_rows(self):
         return self.X.n_rows
 
 
-class ParameterError(InputError, InvalidParameterError):
-    """A hyper-parameter that its declared constraint rejects (scikit-learn's message form;
-    an ``InvalidParameterError`` too, so code written for scikit-learn catches it)."""
+__all__ = ["NotFittedError", "OnlineLinearClassifier", "OnlineLinearModel", "ParameterError",
+           "PreparedStream", "StepRecord"]
 
 
-class OnlineLinearModel(BaseEstimator):
+class OnlineLinearModel(OnlineEstimator):
     """What classifiers and regressors share.
 
     A subclass declares its rule's named :class:`~olc._compiled.layout.Layout` as
@@ -89,7 +87,6 @@ class OnlineLinearModel(BaseEstimator):
     ``prepare_check``)."""
 
     _layout = None  # the rule's Layout (olc._compiled.layouts.<family>)
-    _parameter_constraints: dict = {}
     _y_noun = "label"  # what y holds, for messages
 
     @property
@@ -108,10 +105,7 @@ class OnlineLinearModel(BaseEstimator):
     def _hyperparameters(self) -> np.ndarray:
         """Validate the parameters (declared constraints, then ``_check_params``) and pack
         them by name into the rule's ``hp`` array."""
-        try:
-            self._validate_params()
-        except InvalidParameterError as exc:
-            raise ParameterError(str(exc)) from None
+        self._validate_params()
         self._check_params()
         return self._layout.pack(**self._hp_values())
 
@@ -170,7 +164,7 @@ class OnlineLinearModel(BaseEstimator):
 
     def _check_fitted(self):
         if not self._is_initialised():
-            raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet: call "
+            raise not_fitted_error(f"This {type(self).__name__} instance is not fitted yet: call "
                                  "fit or partial_fit first.")
 
     # -- targets (kind-specific) -----------------------------------------------------------
@@ -192,16 +186,20 @@ class OnlineLinearModel(BaseEstimator):
         raise NotImplementedError
 
     # -- input -----------------------------------------------------------------------------
-    def _prepare_X(self, X, reset):
+    def _validated_X(self, X, first, finite=False):
+        """(X in a loop layout, its feature names or None); ``first``: X starts the model
+        (nothing to check it against)."""
         # NaN/inf are found by the compiled loops as they reach a row (free: the row is in
         # cache), which names the row and column without an extra pass over the data.
-        X = validate_data(self, X, reset=reset, accept_sparse="csr", dtype=np.float64,
-                          order="C", ensure_all_finite=False)
+        X, names = validate_features(self, X, first=first, finite=finite)
         check_nonempty(X)
         if sp.issparse(X) and not X.has_canonical_format:
             X = X.copy()
             X.sum_duplicates()  # sorted, summed: ‖x‖² and dense/CSR agreement need it
-        return X
+        return X, names
+
+    def _prepare_X(self, X, reset=False):
+        return self._validated_X(X, first=reset)[0]
 
     def _prepare_y(self, y, n_rows):
         if y is None:
@@ -209,7 +207,8 @@ class OnlineLinearModel(BaseEstimator):
                              "is None")
         y = np.asarray(y)
         if y.ndim == 2 and y.shape[1] == 1:
-            y = column_or_1d(y, warn=True)
+            from sklearn.utils.validation import column_or_1d
+            y = column_or_1d(y, warn=True)  # scikit-learn's DataConversionWarning
         elif y.ndim != 1:
             raise InputError(f"y must be one-dimensional, got shape {y.shape}")
         if y.shape[0] != n_rows:
@@ -243,10 +242,10 @@ class OnlineLinearModel(BaseEstimator):
         """Validate a batch once (no state change) for :meth:`learn_prepared`."""
         first = not self._is_initialised()
         hp = self._hyperparameters()
-        X = self._prepare_X(X, reset=first)
+        X, names = self._validated_X(X, first)
         y = self._prepare_y(y, X.shape[0])
         targets, classes = self._stream_targets(y, classes)
-        return PreparedStream(LoopInput(X), X, targets, classes, hp)
+        return PreparedStream(LoopInput(X), X, targets, classes, hp, names)
 
     def learn_prepared(self, stream, start=0, stop=None, order=None, out=None, check=None):
         """Learn positions ``start..stop-1`` of ``stream`` taken in ``order`` (row indices;
@@ -295,6 +294,7 @@ class OnlineLinearModel(BaseEstimator):
         if done > 0 or status == 0:
             if first:
                 self._vecs, self._ints, self._scal = vecs, ints, scal
+                record_features(self, stream.source.shape[1], stream.feature_names)
                 self._adopt_stream(stream)
                 self.n_steps_ = 0
                 self.n_updates_ = 0
@@ -324,13 +324,16 @@ class OnlineLinearModel(BaseEstimator):
     def fit(self, X, y):
         """Reset the model, then one online pass over (X, y) in order."""
         self._hyperparameters()  # reject bad hyper-parameters before touching the model
-        X = self._prepare_X(X, reset=True)
+        X, names = self._validated_X(X, first=True)
         y = self._prepare_y(y, X.shape[0])
         classes = self._fit_classes(y)
-        for attr in ("classes_", "_vecs", "_ints", "_scal", "n_steps_", "n_updates_"):
+        for attr in ("classes_", "_vecs", "_ints", "_scal", "n_steps_", "n_updates_",
+                     "n_features_in_", "feature_names_in_"):
             if hasattr(self, attr):
                 delattr(self, attr)
-        self.predict_then_learn(X, y, classes=classes)
+        stream = self.prepare_stream(X, y, classes=classes)
+        stream.feature_names = names  # X was validated above: its names are those of fit's X
+        self.learn_prepared(stream)
         return self
 
     # -- prediction ------------------------------------------------------------------------
@@ -346,16 +349,13 @@ class OnlineLinearModel(BaseEstimator):
                              "olc learners need finite features")
         return values
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
 
-
-class OnlineLinearClassifier(ClassifierMixin, OnlineLinearModel):
+class OnlineLinearClassifier(OnlineLinearModel):
     """Base class of the binary classifiers: subclasses set ``_rule``, ``_n_vectors`` and
     implement ``_hyperparameters`` (validated hyper-parameters as a float64 array) and
     ``_linear_model`` (coef, intercept)."""
+
+    _estimator_type = "classifier"
 
     def _is_initialised(self):
         return super()._is_initialised() and hasattr(self, "classes_")
@@ -395,8 +395,10 @@ class OnlineLinearClassifier(ClassifierMixin, OnlineLinearModel):
         if isinstance(check, str) and check == "stream":
             return stream.X, stream.y
         cX, cy = check
-        cX = validate_data(self, cX, reset=False, accept_sparse="csr", dtype=np.float64,
-                           order="C", ensure_all_finite=True)
+        cX = validate_features(self, cX, first=False, finite=True)[0]
+        if cX.shape[1] != stream.source.shape[1]:
+            raise InputError(f"the check set has {cX.shape[1]} features but the stream has "
+                             f"{stream.source.shape[1]}")
         if stream.X.sparse != sp.issparse(cX):
             cX = sp.csr_matrix(cX) if stream.X.sparse else cX.toarray()
         if sp.issparse(cX) and not cX.has_canonical_format:
@@ -428,10 +430,10 @@ class OnlineLinearClassifier(ClassifierMixin, OnlineLinearModel):
         self._check_fitted()
         return np.array([self._linear_model()[1]])
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
+    def score(self, X, y, sample_weight=None):
+        """Mean accuracy of ``predict(X)`` against y (scikit-learn's ``ClassifierMixin``)."""
+        from sklearn.metrics import accuracy_score
+        return accuracy_score(y, self.predict(X), sample_weight=sample_weight)
 
 
 def _head(record, n):

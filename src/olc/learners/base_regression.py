@@ -15,19 +15,19 @@ Differences from :class:`~olc.learners.base.OnlineLinearClassifier`:
 - The compiled rules receive y as the real target (float64) where classifiers get ±1.
 """
 import numpy as np
-from sklearn.base import RegressorMixin
 
 from .base import OnlineLinearModel
 from .validation import InputError
 
 
-class OnlineLinearRegressor(RegressorMixin, OnlineLinearModel):
+class OnlineLinearRegressor(OnlineLinearModel):
     """Base class of the online linear regressors: subclasses declare ``_layout`` and
     ``_parameter_constraints`` and implement ``_hp_values`` and (when the model is not
     the first row of ``vecs`` and the ``bias`` slot) ``_linear_model``, exactly as
     classifiers do."""
 
     _y_noun = "target"
+    _estimator_type = "regressor"
 
     def _prepare_y(self, y, n_rows):
         y = super()._prepare_y(y, n_rows)
@@ -71,6 +71,11 @@ class OnlineLinearRegressor(RegressorMixin, OnlineLinearModel):
     def intercept_(self):
         self._check_fitted()
         return np.array([self._linear_model()[1]])
+
+    def score(self, X, y, sample_weight=None):
+        """R² of ``predict(X)`` against y (scikit-learn's ``RegressorMixin``)."""
+        from sklearn.metrics import r2_score
+        return r2_score(y, self.predict(X), sample_weight=sample_weight)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

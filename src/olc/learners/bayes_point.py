@@ -4,7 +4,7 @@ import math
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, StrOptions
+from .constraints import Interval, StrOptions
 
 from .._compiled.layouts.bayes_point import (
     FIRST_MEMBER_BLOCK,

@@ -50,7 +50,7 @@ def _describe_interval(c):
 
 def describe_constraint(constraint):
     """One declared constraint in a few words: ``float > 0``, ``bool``, ``one of 'a', 'b'``."""
-    from sklearn.utils._param_validation import Interval, Options, make_constraint
+    from .constraints import Interval, Options, describe
 
     if constraint == "boolean":
         return "bool"
@@ -63,12 +63,12 @@ def describe_constraint(constraint):
     if isinstance(constraint, Options):  # StrOptions too
         shown = sorted(o for o in constraint.options if o not in constraint.deprecated)
         return "one of " + ", ".join(repr(o) for o in shown)
-    return str(make_constraint(constraint))
+    return describe(constraint)
 
 
 def describe_constraints(constraints):
     """A parameter's list of constraints, hidden ones left out, joined by "or"."""
-    from sklearn.utils._param_validation import Hidden
+    from .constraints import Hidden
 
     shown = [describe_constraint(c) for c in constraints if not isinstance(c, Hidden)]
     return " or ".join(shown) if shown else "—"
@@ -87,7 +87,7 @@ def card_data(name):
     """Everything a card shows, as plain data (also the ``--json`` form of a card)."""
     entry = info(name)
     cls = entry.cls
-    constraints = getattr(cls, "_parameter_constraints", {}) or {}
+    constraints = getattr(cls, "_olc_constraints", {}) or {}
     parameters = [{"name": key, "default": default,
                    "constraint": (describe_constraints(constraints[key])
                                   if key in constraints else None)}

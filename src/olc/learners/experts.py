@@ -14,7 +14,7 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils._param_validation import Interval
+from .constraints import Interval
 
 from .._compiled.layouts.experts import (
     RANDOMIZED_WEIGHTED_MAJORITY_LAYOUT,
@@ -145,11 +145,12 @@ class _DomainLearner(OnlineLinearClassifier):
                 "before it were learned (rows are processed in order).",
                 exc.row, exc.rows_learned, exc.record) from None
 
-    def decision_function(self, X):
-        self._check_fitted()
-        X = self._prepare_X(X, reset=False)
+    def _prepare_X(self, X, reset=False):
+        """Rows to score must lie in the domain too (the stream's rows are checked by the
+        compiled loop as they arrive)."""
+        X = super()._prepare_X(X, reset)
         self._check_domain(X)
-        return super().decision_function(X)
+        return X
 
     def prepare_check(self, check, stream):
         """The τ evaluation set must lie in the domain too (scores of other points mean

@@ -6,7 +6,7 @@ import math
 from numbers import Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval
+from .constraints import Interval
 
 from .._compiled.layout import fields
 from .._compiled.layouts.margin import (

@@ -2,7 +2,7 @@
 Processing 52(8), 2004), linear kernel, classification with the soft-margin hinge loss."""
 from numbers import Real
 
-from sklearn.utils._param_validation import Interval, StrOptions
+from .constraints import Interval, StrOptions
 
 from .._compiled.layouts.regularized import (
     NORMA_LAYOUT,

@@ -4,7 +4,7 @@ import warnings
 from numbers import Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval
+from .constraints import Interval
 
 from .._compiled.layouts.omm import (
     EFFICIENT_OMM_LAYOUT,

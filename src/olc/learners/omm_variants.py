@@ -4,7 +4,7 @@ solved exactly; e-OMM / ce-OMM for ℓp norms (§5.1). The offline exact max-mar
 from numbers import Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, StrOptions
+from .constraints import Interval, StrOptions
 
 from .._compiled.layouts.omm import PHASE_MARGIN
 from .._compiled.layouts import omm_variants as _layouts

@@ -2,7 +2,7 @@
 Singer, JMLR 2006; the textbook chapter §31.2.1)."""
 from numbers import Real
 
-from sklearn.utils._param_validation import Interval
+from .constraints import Interval
 
 from .._compiled.layouts.linear import (PA_CLASSIC, PA_I, PA_II, PASSIVE_AGGRESSIVE_LAYOUT,
                                        pa_hp_values)

@@ -1,7 +1,7 @@
 """The Perceptron (Rosenblatt 1958)."""
 from numbers import Real
 
-from sklearn.utils._param_validation import Interval, StrOptions
+from .constraints import Interval, StrOptions
 
 from .._compiled.layouts.linear import PERCEPTRON_LAYOUT
 from .base import OnlineLinearClassifier

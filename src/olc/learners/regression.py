@@ -4,7 +4,7 @@ Shalev-Shwartz & Singer, JMLR 2006, §4; the textbook chapter §31.2.2) and AROW
 ``learners.sgd``."""
 from numbers import Real
 
-from sklearn.utils._param_validation import Interval
+from .constraints import Interval
 
 from .._compiled.layouts.linear import PA_CLASSIC, PA_I, PA_II, pa_hp_values
 from .._compiled.layouts.regression import AROW_REGRESSION_LAYOUTS, PA_REGRESSION_LAYOUT

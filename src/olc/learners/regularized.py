@@ -5,7 +5,7 @@ removal of §3.3 (threshold σ, Eq. 3.17)."""
 from numbers import Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, StrOptions
+from .constraints import Interval, StrOptions
 
 from .._compiled.layouts.regularized import (
     L1_CONSTRAINED_PA_LAYOUT,

@@ -4,7 +4,7 @@ the textbook chapter §31.3.2, Fig. 31.6), full and diagonal covariance. AROW re
 from numbers import Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, StrOptions
+from .constraints import Interval, StrOptions
 
 from .._compiled.layouts.second_order import (
     AROW_LAYOUTS,

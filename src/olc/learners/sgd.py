@@ -2,7 +2,7 @@
 chapter §31.1)."""
 from numbers import Real
 
-from sklearn.utils._param_validation import Interval, StrOptions
+from .constraints import Interval, StrOptions
 
 from .._compiled.layouts.sgd import (
     CONSTANT,

@@ -2,7 +2,6 @@
 hyper-parameters that the declarative constraints (``_parameter_constraints``) do not cover."""
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils.multiclass import type_of_target
 
 
 class InputError(ValueError):
@@ -130,6 +129,8 @@ def binary_classes(labels, where, hint=None):
         row = int(np.flatnonzero(np.isnan(labels))[0])
         raise InputError(f"{where} contains NaN at position {row}")
     classes = np.unique(labels)
+    if classes.size > 2:
+        from sklearn.utils.multiclass import type_of_target  # only to word the error
     if classes.size > 2 and type_of_target(labels, input_name=where).startswith("continuous"):
         raise InputError(f"Unknown label type: {where} is continuous ({classes.size} distinct "
                          "non-integer values); olc learners are binary classifiers")

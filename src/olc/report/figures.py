@@ -1,4 +1,6 @@
-"""Figures (matplotlib, non-interactive backend)."""
+"""Figures (matplotlib's object API, no pyplot: importing pyplot and its backend machinery
+costs about a second at the start of a command, and figures here are only written to files,
+never shown)."""
 from pathlib import Path
 
 import numpy as np
@@ -6,21 +8,20 @@ import numpy as np
 from .._atomic import atomic_open
 
 
-def _pyplot():
-    import matplotlib
+def new_figure(**kwargs):
+    """A matplotlib Figure not managed by pyplot (saved by ``savefig`` through the Agg/PDF
+    canvases; freed with the object)."""
+    from matplotlib.figure import Figure
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
+    return Figure(**kwargs)
 
 
 def plot_cumulative_error(curves, path, title="Online protocol: cumulative error rate",
                           max_points=2000, ylabel="mistakes / t"):
     """One line per learner: ``curves`` maps a label to its cumulative error-rate array.
     Long curves are subsampled to ``max_points`` (log-spaced steps) to keep files small."""
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(7, 4.2))
+    fig = new_figure(figsize=(7, 4.2))
+    ax = fig.subplots()
     for label, curve in curves.items():
         curve = np.asarray(curve)
         steps = np.arange(1, curve.size + 1)
@@ -35,7 +36,7 @@ def plot_cumulative_error(curves, path, title="Online protocol: cumulative error
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    return _save(plt, fig, path)
+    return save_figure(fig, path)
 
 
 def _values(seq):
@@ -59,9 +60,8 @@ def plot_panels(panels, path, title=None, xlabel="x", panel_width=4.2, height=3.
     location ("upper right"), which spares the costly search of the "best" one.
     ``path``: one file, or a list of files (e.g. PNG and PDF) drawn from the same figure
     (built and laid out once); returns the path or the list of paths."""
-    plt = _pyplot()
-    fig, axes = plt.subplots(1, len(panels), figsize=(panel_width * len(panels), height),
-                             squeeze=False)
+    fig = new_figure(figsize=(panel_width * len(panels), height))
+    axes = fig.subplots(1, len(panels), squeeze=False)
     for ax, panel in zip(axes[0], panels):
         for s in panel["series"]:
             y = np.array([np.nan if v is None else float(v) for v in s["y"]])
@@ -100,17 +100,14 @@ def plot_panels(panels, path, title=None, xlabel="x", panel_width=4.2, height=3.
     if title:
         fig.suptitle(title)
     fig.tight_layout(rect=(0, 0.12 if handles else 0, 1, 1))
-    return _save(plt, fig, path)
+    return save_figure(fig, path)
 
 
-def _save(plt, fig, path):
+def save_figure(fig, path):
     """Write the figure atomically (format from the suffix: png, pdf, svg, ...) to ``path``
     or to each path of a list; returns what it was given."""
     paths = [Path(p) for p in path] if isinstance(path, (list, tuple)) else [Path(path)]
-    try:
-        for p in paths:
-            with atomic_open(p, "wb") as fh:
-                fig.savefig(fh, format=p.suffix.lstrip(".").lower() or "png", dpi=120)
-    finally:
-        plt.close(fig)
+    for p in paths:
+        with atomic_open(p, "wb") as fh:
+            fig.savefig(fh, format=p.suffix.lstrip(".").lower() or "png", dpi=120)
     return paths if isinstance(path, (list, tuple)) else paths[0]

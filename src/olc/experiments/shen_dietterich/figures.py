@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ...report.figures import plot_panels
+from ...report.figures import new_figure, plot_panels
 from . import spec as S
 from .final_models import final_models
 
@@ -65,8 +65,9 @@ def figure2(results, out_dir):
                        height=4.0)
 
 
-def _draw_models(plt, models):
-    fig, axes = plt.subplots(1, len(models), figsize=(2.6 * len(models), 3.0))
+def _draw_models(models):
+    fig = new_figure(figsize=(2.6 * len(models), 3.0))
+    axes = fig.subplots(1, len(models))
     for ax, (name, image) in zip(np.atleast_1d(axes), models.items()):
         ax.imshow(np.abs(image).reshape(16, 16), cmap="gray")  # lighter = larger |w|
         ax.set_title(name, fontsize=8)
@@ -79,13 +80,12 @@ def _draw_models(plt, models):
 
 
 def figure3(results, out_dir):
-    from ...report.figures import _pyplot, _save
+    from ...report.figures import save_figure
 
     models = final_models(results, trial=0)
     if models is None:
         return []
-    plt = _pyplot()
-    return _save(plt, _draw_models(plt, models),
+    return save_figure(_draw_models(models),
                  [Path(out_dir) / f"figure3.{ext}" for ext in ("png", "pdf")])
 
 
