@@ -132,14 +132,22 @@ def winnow_row(T, N, k, seed):
             "passes": len(per_pass), "converged": converged, "updates": updates}
 
 
+def wm_mistakes_and_rwm_expectation(X, y, eta):
+    """(Weighted Majority's mistakes, Randomized WM's exact expected mistakes) on expert
+    predictions X ∈ {−1,+1}^{T×N}, labels y ∈ {−1,+1}, from one WM run: E[M] = Σ_t (1 −
+    y_t·s_t)/2 with s_t WM's decision value (module docstring)."""
+    rec = make("weighted-majority", eta=eta).predict_then_learn(X, y,
+                                                                classes=np.array([-1.0, 1.0]))
+    wm = int(np.count_nonzero(rec.pred != as_signs(y, 1.0)))
+    return wm, float(np.sum((1.0 - y * rec.score) / 2.0))
+
+
 def experts_row(T, N, fraction, eta, seed, rwm_seeds=RWM_SEEDS):
     m_design = int(round(fraction * T))
     X, y, best = G.expert_sequence(T, N, m_design, derived_seed(seed, 0))
     m = int((X != y[:, None]).sum(axis=0).min())
     classes = np.array([-1.0, 1.0])
-    rec = make("weighted-majority", eta=eta).predict_then_learn(X, y, classes=classes)
-    wm = int(np.count_nonzero(rec.pred != as_signs(y, 1.0)))
-    expected = float(np.sum((1.0 - y * rec.score) / 2.0))
+    wm, expected = wm_mistakes_and_rwm_expectation(X, y, eta)
     sampled = [int(np.count_nonzero(
         make("randomized-weighted-majority", eta=eta, seed=s)
         .predict_then_learn(X, y, classes=classes).pred != as_signs(y, 1.0)))
