@@ -174,10 +174,12 @@ def notes(results):
     lines = []
     if "31.8" in results:
         m = results["31.8"]["record"]["measures"]["PA"]
+        reps = [r["PA"]["clean_error_without_outliers"] for r in results["31.8"]["replications"]]
+        over = (f"; median over {len(reps)} seeds {np.median(reps):.3f}" if reps else "")
         lines.append(
             f"- Fig. 31.8: PA's boundary is poor even without the outliers (clean error "
             f"{m['clean_error_without_outliers']:.3f} trained without them, {m['clean_error']:.3f} "
-            "with them): one pass with steps 1/(‖x‖² + λ) ≈ 1/230 moves the intercept "
+            f"with them{over}): one pass with steps 1/(‖x‖² + λ) ≈ 1/230 moves the intercept "
             "(the appended 1) too slowly for classes centred at x¹ = −15 and −5; AROW's "
             "covariance scales the intercept's step up. The influence measure isolates the "
             "outliers' own effect.")
