@@ -148,6 +148,9 @@ def test_bad_input_one_line_and_nothing_written(tmp_path):
                            "perceptron,halving"))
     assert "--bounds: unknown bound(s) ['halving']; choose from perceptron, winnow" in line
     assert not out.exists()
+    assert "--n-jobs must be a positive integer or -1" in one_line(invoke(
+        "reproduce", "lecture-bounds", "--out", out, "--n-jobs", 0))
+    assert not out.exists()
     afile = tmp_path / "afile"
     afile.write_text("x")
     assert "is a file, not a folder" in one_line(invoke("reproduce", "lecture-bounds",

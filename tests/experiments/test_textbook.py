@@ -196,6 +196,9 @@ def test_bad_input_one_line_and_nothing_written(tmp_path):
     line = _one_line(invoke("reproduce", "textbook", "--out", out, "--figures", "31.4,31.7"))
     assert "--figures: unknown figure(s) ['31.7']; choose from 31.4, 31.5, 31.8, 31.9" in line
     assert not out.exists()
+    assert "--n-jobs must be a positive integer or -1" in _one_line(invoke(
+        "reproduce", "textbook", "--out", out, "--n-jobs", 0))
+    assert not out.exists()
     afile = tmp_path / "afile"
     afile.write_text("x")
     assert "is a file, not a folder" in _one_line(invoke("reproduce", "textbook", "--out",

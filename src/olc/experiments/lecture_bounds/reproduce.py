@@ -10,6 +10,7 @@ from pathlib import Path
 from ..._atomic import check_out_dir, write_text
 from ...report import markdown_table, write_csv, write_json
 from ..engine import RunStore, execute
+from ..engine.runner import check_n_jobs, check_scheduler
 from ..engine.report import summary_markdown, verdict
 from . import runs as R
 from .report import CLAIMS, COLUMNS, plot, table_rows
@@ -40,6 +41,8 @@ def reproduce(out_dir, bounds=R.BOUNDS, seed=0, rows=R.ROWS, rwm_seeds=R.RWM_SEE
               max_margin=True, n_jobs=1, scheduler=None, force=False, progress=None):
     bounds = parse_bounds(bounds if isinstance(bounds, str) else ",".join(bounds))
     check_settings(seed, rows, rwm_seeds)
+    check_n_jobs(n_jobs)
+    check_scheduler(scheduler)
     check_out_dir(out_dir)
     out = Path(out_dir)
     planned = R.runs(bounds, int(seed), int(rows), int(rwm_seeds), max_margin)

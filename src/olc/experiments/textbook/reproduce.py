@@ -9,6 +9,7 @@ from pathlib import Path
 from ..._atomic import check_out_dir, write_text
 from ...report import markdown_table, write_csv, write_json
 from ..engine import RunStore, execute
+from ..engine.runner import check_n_jobs, check_scheduler
 from ..engine.report import summary_markdown, verdict
 from . import runs as R
 from .claims import (CLAIMS, FIGURE_COLUMNS, REPLICATION_COLUMNS, figure_rows, notes,
@@ -53,6 +54,8 @@ def reproduce(out_dir, figures=R.FIGURES, seed=0, replications=R.REPLICATIONS,
     figures = parse_figures(",".join(figures)) if not isinstance(figures, str) else \
         parse_figures(figures)
     check_settings(seed, replications, passes)
+    check_n_jobs(n_jobs)
+    check_scheduler(scheduler)
     check_out_dir(out_dir)
     out = Path(out_dir)
     planned = R.runs(figures, int(seed), int(replications), passes=int(passes))
