@@ -26,10 +26,7 @@ def command(
                                             help="Run on this Dask cluster (tcp://host:8786)."),
     force: bool = typer.Option(False, "--force", help="Recompute runs stored in --out."),
 ):
-    """Kitani's lecture notes: Perceptron (R/γ)², Winnow 2 + 3k(log₂N + 1), Weighted
-    Majority 2(1+η)m + 2 ln N/η and Randomized WM (1+η)m + ln N/η against measured mistakes
-    on generated sequences, plus an adversarial sequence where the Perceptron meets its
-    bound."""
+    """Kitani's lecture notes: Perceptron, Winnow, (Randomized) Weighted Majority bounds vs measured mistakes, and a sequence meeting the Perceptron's."""
     from ..engine.cli_support import interruptible
     from .reproduce import reproduce
 

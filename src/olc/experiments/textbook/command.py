@@ -22,9 +22,7 @@ def command(
                                             help="Run on this Dask cluster (tcp://host:8786)."),
     force: bool = typer.Option(False, "--force", help="Recompute runs stored in --out."),
 ):
-    """The textbook chapter on online learning (ch. 31): Figs. 31.4 (PA), 31.8 (PA vs AROW
-    with two outliers), 31.5 (PA regression) and 31.9 (AROW regression = recursive least
-    squares) regenerated from its codes' data processes, and its claims tested."""
+    """The textbook chapter on online learning (ch. 31): Figs. 31.4, 31.5, 31.8, 31.9 from its codes' data processes, and its claims tested."""
     from ..engine.cli_support import interruptible
     from .reproduce import reproduce
 
