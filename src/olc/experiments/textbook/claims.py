@@ -40,17 +40,22 @@ def _ci(summary, digits=3):
     return f"{summary.mean:.{digits}g} ± {summary.half_width:.2g}"
 
 
+def _deg(angle):
+    return "—" if angle is None else f"{angle:.1f}°"
+
+
 def claim_three_iterations(results):
     fig, reps = _measures(results, "31.4")
     k = fig["early_iterations"]
     err = [r[f"train_error_{k}"] for r in reps] or [fig[f"train_error_{k}"]]
     agree = [r["agreement_early_final"] for r in reps] or [fig["agreement_early_final"]]
-    angle = [r["angle_early_final"] for r in reps] or [fig["angle_early_final"]]
+    angle = [a for a in ([r["angle_early_final"] for r in reps] or [fig["angle_early_final"]])
+             if a is not None] or [float("nan")]
     ok = bool(np.median(err) <= SEPARATES and np.median(agree) >= SAME_SOLUTION)
     both = np.mean([(e <= SEPARATES) and (a >= SAME_SOLUTION) for e, a in zip(err, agree)])
     return ok, (f"figure's seed: after {k} iterations training error "
                 f"{fig[f'train_error_{k}']:.3f}, agreement with the final θ "
-                f"{fig['agreement_early_final']:.3f}, angle {fig['angle_early_final']:.1f}°; "
+                f"{fig['agreement_early_final']:.3f}, angle {_deg(fig['angle_early_final'])}; "
                 f"over {len(err)} seeds: median error {np.median(err):.3f}, median agreement "
                 f"{np.median(agree):.3f}, median angle {np.median(angle):.1f}°, both thresholds "
                 f"met on {both:.0%}")

@@ -95,7 +95,10 @@ def normal_angle(a, b):
     """Degrees between the normals (θ¹, θ²) of two boundaries θᵀ(x¹, x², 1) = 0, oriented
     (0: same side is positive, 180: opposite)."""
     a, b = np.asarray(a[:2], float), np.asarray(b[:2], float)
-    c = float(a @ b) / (np.linalg.norm(a) * np.linalg.norm(b))
+    norms = np.linalg.norm(a) * np.linalg.norm(b)
+    if norms == 0.0:
+        return None            # a boundary without direction (θ¹ = θ² = 0)
+    c = float(a @ b) / norms
     return math.degrees(math.acos(min(1.0, max(-1.0, c))))
 
 
