@@ -67,7 +67,7 @@ def table_rows(records):
                      "other_holds": r["mistakes_negative"] < r["bound_negative"]})
     for i, r in enumerate(records.get("weighted-majority", [])):
         rows.append({"algorithm": "weighted-majority", "pair": i, "sequence":
-                     f"N = {r['N']} experts (herd), best m = {r['m']}", "T": r["T"],
+                     f"N = {r['N']} experts (herd), best m = {r['m']}, η = {r['eta']}", "T": r["T"],
                      "passes": 1, "quantities": f"η = {r['eta']}, m = {r['m']}",
                      "measured": r["wm_mistakes"], "bound": r["wm_bound"],
                      "formula": FORMULAS["weighted-majority"],
@@ -79,7 +79,7 @@ def table_rows(records):
         ci = r["rwm_sampled_ci95"]
         rows.append({"algorithm": "randomized-weighted-majority (E[M], exact)", "pair": i,
                      "sequence":
-                     f"N = {r['N']} experts (herd), best m = {r['m']}", "T": r["T"],
+                     f"N = {r['N']} experts (herd), best m = {r['m']}, η = {r['eta']}", "T": r["T"],
                      "passes": 1, "quantities":
                      f"η = {r['eta']}, m = {r['m']}; sampled over {r['rwm_seeds']} seeds: "
                      f"{r['rwm_sampled_mean']:.2f}" + (f" ± {ci:.2f}" if ci else ""),
