@@ -10,6 +10,8 @@ outputs).
 REPRODUCTIONS = {
     "omm-adult": "olc.experiments.omm_adult.command:command",
     "shen-dietterich": "olc.experiments.shen_dietterich.command:command",
+    "textbook": "olc.experiments.textbook.command:command",
+    "lecture-bounds": "olc.experiments.lecture_bounds.command:command",
 }
 
 

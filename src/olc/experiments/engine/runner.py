@@ -81,6 +81,13 @@ def _dask(todo, scheduler):
             client.close()
 
 
+def check_n_jobs(n_jobs, option="--n-jobs"):
+    """Fail early (one line) unless ``n_jobs`` is a positive integer or -1 (all cores)."""
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs == 0 or n_jobs < -1:
+        raise ValueError(f"{option} must be a positive integer or -1 (all cores), got "
+                         f"{n_jobs!r}")
+
+
 def check_scheduler(scheduler):
     """Fail early (one line) when Dask is not installed or the address is malformed."""
     if scheduler is None or hasattr(scheduler, "submit"):
