@@ -1,0 +1,284 @@
+"""What River's classifier and regressor share: an olc learner's state, its columns, and the
+one-example path into the compiled entry points (``_compiled/one_row.py``).
+
+Per example, Python does only the dict → bytes mapping (``columns.py``); the rule's step is
+one compiled call. The hot path (a row whose keys were seen in this order before) is written
+out in ``estimators.py``; a new key tuple, growing the state and errors go through here.
+"""
+import numpy as np
+
+from .. import config
+from .._compiled.driver import LoopInput, decision_values, run_online
+from .._compiled.one_row_entries import BAD_VALUE, DECLINED, entries_for
+from .._compiled.status import OVERFLOW
+from ..learners.base import OnlineLinearModel
+from ..learners.estimator import NotFittedError, clone
+from ..learners.features_in import record_features
+from ..learners.validation import InputError
+from . import growth
+from .columns import CACHE_LIMIT, Columns, bad_value_error, frame_csr, pack_values, values_struct
+
+_DOMAIN_TEXT = {"binary": "{0, 1}", "sign": "{-1, +1}"}
+
+
+class LearnerState:
+    """Mixin of ``Classifier`` and ``Regressor`` (``estimators.py``): the wrapped learner's
+    state (``_vecs``, ``_ints``, ``_scal``; ``_width`` columns allocated) and columns.
+    ``_setup`` is called by their ``__init__``."""
+
+    _kind = None  # "classifier" or "regressor"
+
+    def _setup(self):
+        learner = self.learner
+        if not isinstance(learner, OnlineLinearModel):
+            raise InputError(f"learner must be an olc learner (e.g. olc.make('pa-i')), got "
+                             f"{type(learner).__name__}")
+        if learner._estimator_type != self._kind:
+            wrapper = "Classifier" if learner._estimator_type == "classifier" else "Regressor"
+            raise InputError(f"{type(learner).__name__} is a {learner._estimator_type}: wrap "
+                             f"it in olc.river.{wrapper}")
+        self._model = clone(learner)  # the hooks (initial state, growth); never fitted
+        self._hp = self._model._hyperparameters()
+        self._rule = self._model._rule
+        self._fixed = growth.refusal(self._model)
+        self._domain = getattr(self._model, "input_domain", None)
+        self._columns = Columns(() if self.features is None else self.features)
+        self._width = 0
+        self._vecs = self._ints = self._scal = None
+        if self._fixed is None or self.features is not None:
+            self._set_state(growth.initial_state(self._model, len(self._columns)))
+        self.n_steps_ = self.n_updates_ = 0
+        self._attach()
+
+    def _attach(self):
+        """The helpers that are not part of the model (not pickled): the compiled entry
+        points and the row cache (tuple of keys → (cols, values struct); None when off)."""
+        entries = entries_for(self._rule)
+        self._learn_fn, self._score_fn = entries.learn_one, entries.score_one
+        self._rows, self._misses = {}, 0
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        for name in ("_learn_fn", "_score_fn", "_rows", "_misses"):
+            state.pop(name, None)
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._attach()
+
+    def _set_state(self, state, width=None):
+        self._vecs, self._ints, self._scal = state
+        self._width = len(self._columns) if width is None else width
+
+    @property
+    def _state(self):
+        return None if self._vecs is None else (self._vecs, self._ints, self._scal)
+
+    # -- columns ---------------------------------------------------------------------------
+    def _added_columns(self, n_before):
+        """Columns were added from ``n_before`` on: grow the state to hold them (create it: a
+        fixed-width learner takes its first example's features), or refuse — forgetting
+        them — when the state cannot grow exactly."""
+        needed = len(self._columns)
+        if self._vecs is None:
+            self._set_state(growth.initial_state(self._model, needed))
+            return
+        if self._fixed is not None:
+            name = self._columns.names[n_before]
+            self._columns.forget(n_before)
+            raise InputError(
+                f"feature {name!r} is new, but {type(self._model).__name__}'s state cannot "
+                f"grow exactly ({self._fixed}); declare every feature up front: "
+                "olc.river.make(..., features=[...])")
+        if needed > self._width:
+            try:
+                state, width = growth.grown(self._model, self._state, self._width, needed)
+            except Exception:
+                self._columns.forget(n_before)
+                raise
+            self._set_state(state, width)
+
+    def _forget(self, n_before):
+        """Undo the columns a rejected example added (a grown state stays: its new columns
+        are at their initial value; a fixed-width state the example created goes)."""
+        self._columns.forget(n_before)
+        if self._fixed is not None and self.features is None and not len(self._columns):
+            self._vecs = self._ints = self._scal = None
+            self._width = 0
+
+    # -- one example -----------------------------------------------------------------------
+    def _learn_new_row(self, x, target):
+        """learn_one for a dict whose tuple of keys is not cached."""
+        raw = pack_values(x)  # first: a bad value adds no column
+        n_before = len(self._columns)
+        cols = self._columns.learn_columns(x)
+        if len(self._columns) != n_before:
+            self._added_columns(n_before)
+        try:
+            r = self._learn_fn(self._rule, cols, raw, target, self._vecs, self._ints,
+                               self._scal, self._hp, not config._strict)
+            if r > 1:
+                r = self._stopped(r, x, cols, raw, target)
+        except Exception:
+            self._forget(n_before)
+            raise
+        self.n_steps_ += 1
+        self.n_updates_ += r
+        if self._rows is not None:
+            self._remember(tuple(x), cols)
+
+    def _remember(self, keys, cols):
+        """Cache a row's cols by its keys — until misses show that rows rarely repeat their
+        keys (text: every document its own vocabulary), when the lookup would cost more than
+        it saves and the cache switches off."""
+        self._misses += 1
+        if self._misses > self.n_steps_ // 2 + CACHE_LIMIT:
+            self._rows = None
+        elif len(self._rows) < CACHE_LIMIT:
+            self._rows[keys] = (cols, values_struct(len(keys)))
+
+    def _stopped(self, r, x, cols, raw, target):
+        """The step declined (state untouched): grow a capacity and run it again (n-OMM's
+        store of points), or raise the reason naming the key."""
+        while r == DECLINED:
+            grown = self._model._grow_state(self._vecs, self._scal)
+            if grown is None:
+                break
+            self._vecs, self._scal = grown
+            r = self._learn_fn(self._rule, cols, raw, target, self._vecs, self._ints,
+                               self._scal, self._hp, not config._strict)
+        if r <= 1:
+            return r
+        if r == BAD_VALUE:
+            raise bad_value_error(x)
+        if self._domain is not None:
+            raise self._domain_error(x)
+        raise InputError("numerical overflow on this example: the score or the update is not "
+                         "finite although its values are (feature magnitudes too large: "
+                         "rescale them); nothing was learned from it")
+
+    def _score_new_row(self, x):
+        """The decision value for a dict whose tuple of keys is not cached. A feature without
+        a column has its initial weight, zero, and is left out; a fixed-width learner before
+        its first example scores its initial state over the example's own features."""
+        raw = pack_values(x)
+        if self._vecs is None:
+            columns = Columns(x)
+            state = growth.initial_state(self._model, len(columns))
+        else:
+            columns, state = self._columns, self._state
+        if self._domain is not None:
+            self._check_domain(x, raw, columns)
+        return self._checked_score(x, columns.known_columns(x), raw, state)
+
+    def _checked_score(self, x, cols, raw, state):
+        vecs, ints, scal = state
+        s = self._score_fn(self._rule, cols, raw, vecs, ints, scal, self._hp,
+                           not config._strict)
+        if s != s:
+            raise bad_value_error(x) or InputError("the decision value is not finite on this "
+                                                   "example (feature magnitudes too large)")
+        return s
+
+    def _check_domain(self, x, raw, columns):
+        values = np.frombuffer(raw)
+        ok = (values == 1.0) | (values == (0.0 if self._domain == "binary" else -1.0))
+        if not ok.all() or (self._domain == "sign" and len(x) != len(columns)):
+            raise self._domain_error(x, columns)
+
+    def _domain_error(self, x, columns=None):
+        allowed = (0.0, 1.0) if self._domain == "binary" else (-1.0, 1.0)
+        name = type(self._model).__name__
+        for key, value in x.items():
+            if float(value) not in allowed:
+                return InputError(f"feature {key!r} = {value!r} is outside {name}'s input "
+                                  f"domain {_DOMAIN_TEXT[self._domain]}")
+        columns = self._columns if columns is None else columns
+        missing = [n for n in columns.names if n not in x]
+        return InputError(f"expert {missing[0]!r} gave no prediction: {name} needs every "
+                          "expert's ±1 on every example")
+
+    # -- frames ----------------------------------------------------------------------------
+    def _learn_frame(self, names, block, targets):
+        """learn_many: the rows in order through the family's compiled CSR loop (the row of
+        each is the one ``learn_one`` would get from its dict)."""
+        if self._domain is not None:
+            self._check_domain_frame(names, block, self._columns if self._vecs is not None
+                                     else None)
+        n_before = len(self._columns)
+        for name in names:
+            self._columns[name]
+        if len(self._columns) != n_before:
+            self._added_columns(n_before)
+        X = LoopInput(frame_csr(self._columns, names, block))
+        n = block.shape[0]
+        order = np.arange(n, dtype=np.int64)
+        out = (np.empty(n, np.int8), np.empty(n), np.empty(n, np.bool_), np.empty(n))
+        position = 0
+        while True:
+            _, reached, status = run_online(self._rule, X, targets, order, position, n,
+                                            self._vecs, self._ints, self._scal, self._hp,
+                                            tuple(a[position:] for a in out))
+            self.n_steps_ += reached - position
+            self.n_updates_ += int(np.count_nonzero(out[2][position:reached]))
+            position = reached
+            grown = (self._model._grow_state(self._vecs, self._scal) if status == OVERFLOW
+                     else None)
+            if grown is None:
+                break
+            self._vecs, self._scal = grown
+        if status:
+            if position == 0:
+                self._forget(n_before)
+            raise InputError(f"numerical overflow at row {position} of the frame (feature "
+                             f"magnitudes too large: rescale them); the {position} row(s) "
+                             "before it were learned")
+
+    def _frame_scores(self, names, block):
+        if self._vecs is None:
+            columns = Columns(names)
+            state = growth.initial_state(self._model, len(columns))
+        else:
+            columns, state = self._columns, self._state
+        if self._domain is not None:
+            self._check_domain_frame(names, block, columns)
+        values, _ = decision_values(self._rule, LoopInput(frame_csr(columns, names, block)),
+                                    *state, self._hp)
+        return values
+
+    def _check_domain_frame(self, names, block, known):
+        allowed = 0.0 if self._domain == "binary" else -1.0
+        bad = np.argwhere((block != 1.0) & (block != allowed))
+        if bad.size:
+            r, c = bad[0]
+            raise InputError(f"feature {names[c]!r} = {block[r, c]!r} at row {r} is outside "
+                             f"{type(self._model).__name__}'s input domain "
+                             f"{_DOMAIN_TEXT[self._domain]}")
+        if self._domain == "sign" and known is not None:
+            missing = [n for n in known.names if n not in set(names)]
+            if missing:
+                raise InputError(f"expert {missing[0]!r} gave no prediction: "
+                                 f"{type(self._model).__name__} needs every expert's ±1")
+
+    # -- the olc learner -------------------------------------------------------------------
+    def to_olc(self):
+        """A fitted olc learner (``olc.save``, ``coef_``, ``decision_function`` …) holding
+        this model's state over exactly its d columns, in the order the features appeared
+        (``feature_names_in_`` when every feature name is a string)."""
+        if self._vecs is None or not len(self._columns):
+            raise NotFittedError("this model has learned no feature yet")
+        learner = clone(self.learner)
+        d = len(self._columns)
+        if self._fixed is None:
+            vecs, ints, scal = growth.resize(self._model, self._state, self._width, d)
+        else:
+            vecs, ints, scal = (a.copy() for a in self._state)
+        learner._vecs, learner._ints, learner._scal = vecs, ints, scal
+        names = self._columns.names
+        record_features(learner, d, np.asarray(names, dtype=object)
+                        if all(isinstance(n, str) for n in names) else None)
+        if self._kind == "classifier":
+            learner.classes_ = np.asarray(self._classes)
+        learner.n_steps_, learner.n_updates_ = self.n_steps_, self.n_updates_
+        return learner
