@@ -15,9 +15,11 @@ few hundred nanoseconds (bytes also cross numba's dispatcher faster than arrays)
           zero; ``learn_one`` never receives one);
 ``raw``   float64, the dict's values in the same order.
 
-The row is sorted by column here (already sorted — columns are numbered in order of first
-appearance, so a stream whose dicts keep their key order — costs one pass). Nothing touches
-the state when a value is not finite (the rule contract, ``rules/__init__``).
+The row is the example's nonzero values (a zero is an absent feature: the canonical CSR row
+``partial_fit`` learns, whose explicit zeros scipy's canonicalization removes), sorted by
+column here (already sorted — columns are numbered in order of first appearance, so for a
+stream whose dicts keep their key order — it costs one pass). Nothing touches the state when
+a value is not finite (the rule contract, ``rules/__init__``).
 """
 import math
 
@@ -34,7 +36,8 @@ rule_score = family_score  # noqa: F821
 
 @jit()
 def _row(cols, raw):
-    """(idx uint32, val float64) of the known features, in increasing column order."""
+    """(idx uint32, val float64) of the known features' nonzero values, in increasing column
+    order (a NaN is kept: the rule must see it)."""
     c = np.frombuffer(cols, np.int64)
     values = np.frombuffer(raw, np.float64)
     n = c.shape[0]
@@ -42,27 +45,26 @@ def _row(cols, raw):
     ordered = True
     last = -1
     for k in range(n):
-        if c[k] >= 0:
+        if c[k] >= 0 and values[k] != 0.0:
             m += 1
             if c[k] < last:
                 ordered = False
             last = c[k]
     idx = np.empty(m, np.uint32)
     val = np.empty(m)
+    j = 0
     if ordered:
-        j = 0
         for k in range(n):
-            if c[k] >= 0:
+            if c[k] >= 0 and values[k] != 0.0:
                 idx[j] = c[k]
                 val[j] = values[k]
                 j += 1
     else:
-        order = np.argsort(c, kind="mergesort")
-        j = 0
-        for k in order[n - m:]:  # the unknown (−1) sort first
-            idx[j] = c[k]
-            val[j] = values[k]
-            j += 1
+        for k in np.argsort(c, kind="mergesort"):
+            if c[k] >= 0 and values[k] != 0.0:
+                idx[j] = c[k]
+                val[j] = values[k]
+                j += 1
     return idx, val
 
 

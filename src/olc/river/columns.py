@@ -96,6 +96,10 @@ class Columns(dict):
             del self[name]
         del self.names[n:]
 
+    def unknown(self, names):
+        """The names without a column, in order."""
+        return [name for name in names if name not in self]
+
     def learn_columns(self, x):
         """``cols`` for dict x, every key given a column."""
         return columns_struct(len(x)).pack(*map(self.__getitem__, x))
@@ -136,9 +140,9 @@ def frame_values(X):
 
 
 def frame_csr(columns, names, block):
-    """The rows of ``block`` (columns ``names``) as a CSR matrix over the state's columns,
-    every cell stored (zeros too: each row is exactly the dict ``learn_one`` would get),
-    columns in increasing order; names without a column are left out."""
+    """The rows of ``block`` (columns ``names``) as a canonical CSR matrix over the state's
+    columns: nonzero cells only (the row ``learn_one`` makes of the same dict), columns in
+    increasing order; names without a column are left out."""
     import scipy.sparse as sp
 
     cols = np.array([columns.get(n, -1) for n in names], dtype=np.int64)
@@ -148,4 +152,6 @@ def frame_csr(columns, names, block):
     data = np.ascontiguousarray(block[:, order]).ravel()
     indices = np.tile(cols[order].astype(np.uint32), n)
     indptr = np.arange(0, (n + 1) * m, m, dtype=np.int64)
-    return sp.csr_matrix((data, indices, indptr), shape=(n, max(len(columns), 1)))
+    X = sp.csr_matrix((data, indices, indptr), shape=(n, max(len(columns), 1)))
+    X.eliminate_zeros()
+    return X

@@ -63,6 +63,11 @@ class _Common(LearnerState):
         self.n_steps_ += 1
         self.n_updates_ += r
 
+    def decision_one(self, x):
+        """The raw decision value w·x + b of the current model on dict x (a classifier's
+        margin, positive ↦ the positive class; a regressor's prediction)."""
+        return self._score(x)
+
     def _frame(self, X):
         import pandas as pd
 

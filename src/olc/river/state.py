@@ -5,6 +5,8 @@ Per example, Python does only the dict → bytes mapping (``columns.py``); the r
 one compiled call. The hot path (a row whose keys were seen in this order before) is written
 out in ``estimators.py``; a new key tuple, growing the state and errors go through here.
 """
+from itertools import repeat
+
 import numpy as np
 
 from .. import config
@@ -16,7 +18,8 @@ from ..learners.estimator import NotFittedError, clone
 from ..learners.features_in import record_features
 from ..learners.validation import InputError
 from . import growth
-from .columns import CACHE_LIMIT, Columns, bad_value_error, frame_csr, pack_values, values_struct
+from .columns import (CACHE_LIMIT, Columns, bad_value_error, columns_struct, frame_csr,
+                      pack_values, values_struct)
 
 _DOMAIN_TEXT = {"binary": "{0, 1}", "sign": "{-1, +1}"}
 
@@ -91,13 +94,11 @@ class LearnerState:
                 f"feature {name!r} is new, but {type(self._model).__name__}'s state cannot "
                 f"grow exactly ({self._fixed}); declare every feature up front: "
                 "olc.river.make(..., features=[...])")
-        if needed > self._width:
-            try:
-                state, width = growth.grown(self._model, self._state, self._width, needed)
-            except Exception:
-                self._columns.forget(n_before)
-                raise
-            self._set_state(state, width)
+        try:
+            self._reserve(needed)
+        except Exception:
+            self._columns.forget(n_before)
+            raise
 
     def _forget(self, n_before):
         """Undo the columns a rejected example added (a grown state stays: its new columns
@@ -159,18 +160,39 @@ class LearnerState:
                          "rescale them); nothing was learned from it")
 
     def _score_new_row(self, x):
-        """The decision value for a dict whose tuple of keys is not cached. A feature without
-        a column has its initial weight, zero, and is left out; a fixed-width learner before
-        its first example scores its initial state over the example's own features."""
+        """The decision value for a dict whose tuple of keys is not cached.
+
+        A feature without a column has its initial weight, zero. For a growing state it is
+        given the column learning it would give it (the next free ones, in the dict's order),
+        within the capacity: the row then has the terms, in the order, that the pre-declared
+        model's row has (a zero weight times x is still a term of a reassociated sum), so the
+        value is bit for bit the one ``partial_fit`` or a model with declared features would
+        compute. A fixed-width learner leaves such features out (they are not in its model);
+        before its first example it scores its initial state over the example's features."""
         raw = pack_values(x)
         if self._vecs is None:
             columns = Columns(x)
             state = growth.initial_state(self._model, len(columns))
+            cols = columns.learn_columns(x)
         else:
             columns, state = self._columns, self._state
+            found = list(map(columns.get, x, repeat(-1)))
+            unknown = found.count(-1)
+            if unknown and self._fixed is None:
+                self._reserve(len(columns) + unknown)
+                state = self._state
+                free = iter(range(len(columns), len(columns) + unknown))
+                found = [c if c >= 0 else next(free) for c in found]
+            cols = columns_struct(len(found)).pack(*found)
         if self._domain is not None:
             self._check_domain(x, raw, columns)
-        return self._checked_score(x, columns.known_columns(x), raw, state)
+        return self._checked_score(x, cols, raw, state)
+
+    def _reserve(self, width):
+        """Capacity for ``width`` columns (the columns themselves are not added)."""
+        if width > self._width:
+            state, new_width = growth.grown(self._model, self._state, self._width, width)
+            self._set_state(state, new_width)
 
     def _checked_score(self, x, cols, raw, state):
         vecs, ints, scal = state
