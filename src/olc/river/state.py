@@ -274,7 +274,7 @@ class LearnerState:
         bad = np.argwhere((block != 1.0) & (block != allowed))
         if bad.size:
             r, c = bad[0]
-            raise InputError(f"feature {names[c]!r} = {block[r, c]!r} at row {r} is outside "
+            raise InputError(f"feature {names[c]!r} = {float(block[r, c])!r} at row {r} is outside "
                              f"{type(self._model).__name__}'s input domain "
                              f"{_DOMAIN_TEXT[self._domain]}")
         if self._domain == "sign" and known is not None:
