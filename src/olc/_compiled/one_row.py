@@ -34,6 +34,9 @@ rule_step = family_step  # noqa: F821
 rule_score = family_score  # noqa: F821
 
 
+INSERTION_SORT_MAX = 96  # rows longer than this are sorted by argsort (measured crossover)
+
+
 @jit()
 def _row(cols, raw):
     """(idx uint32, val float64) of the known features' nonzero values, in increasing column
@@ -53,18 +56,26 @@ def _row(cols, raw):
     idx = np.empty(m, np.uint32)
     val = np.empty(m)
     j = 0
-    if ordered:
-        for k in range(n):
-            if c[k] >= 0 and values[k] != 0.0:
-                idx[j] = c[k]
-                val[j] = values[k]
-                j += 1
-    else:
-        for k in np.argsort(c, kind="mergesort"):
-            if c[k] >= 0 and values[k] != 0.0:
-                idx[j] = c[k]
-                val[j] = values[k]
-                j += 1
+    for k in range(n):
+        if c[k] >= 0 and values[k] != 0.0:
+            idx[j] = c[k]
+            val[j] = values[k]
+            j += 1
+    if not ordered:
+        if m <= INSERTION_SORT_MAX:
+            for a in range(1, m):
+                key, value = idx[a], val[a]
+                b = a - 1
+                while b >= 0 and idx[b] > key:
+                    idx[b + 1] = idx[b]
+                    val[b + 1] = val[b]
+                    b -= 1
+                idx[b + 1] = key
+                val[b + 1] = value
+        else:
+            order = np.argsort(idx)  # columns are distinct: any sort gives the same order
+            idx = idx[order]
+            val = val[order]
     return idx, val
 
 

@@ -11,7 +11,6 @@ rejects strings, None, containers — which ``numpy.fromiter`` would not (it par
 """
 import math
 import struct
-from itertools import repeat
 
 import numpy as np
 
@@ -71,45 +70,60 @@ def pack_values(x):
         raise bad_value_error(x) from None
 
 
-class Columns(dict):
+class Columns:
     """Feature name → state column, numbered in order of first appearance.
 
-    Looking up a new name gives it the next column (``__missing__``), so mapping a row's keys
-    is one C-level ``map(columns.__getitem__, x)``; ``.get`` leaves the columns alone."""
+    ``index`` is a plain dict (a dict subclass would make every lookup slower), so mapping a
+    row whose features all have columns is one ``struct.pack(*map(index.get, x))``: C calls
+    only, and a key without a column gives None, which ``pack`` refuses."""
 
     def __init__(self, names=()):
-        super().__init__()
+        self.index = {}
         self.names = []
-        for name in names:
-            self[name]
+        self.extend(names)
 
-    def __missing__(self, name):
-        column = len(self.names)
-        self[name] = column
-        self.names.append(name)
-        return column
+    def __len__(self):
+        return len(self.names)
+
+    def __contains__(self, name):
+        return name in self.index
+
+    def __getitem__(self, name):
+        return self.index[name]
+
+    def get(self, name, default=None):
+        return self.index.get(name, default)
+
+    def extend(self, names):
+        """Give the names without a column the next columns, in order."""
+        index = self.index
+        for name in names:
+            if name not in index:
+                index[name] = len(self.names)
+                self.names.append(name)
 
     def forget(self, n):
         """Drop the columns from ``n`` on (the last ones added): a rejected example leaves no
         column behind."""
         for name in self.names[n:]:
-            del self[name]
+            del self.index[name]
         del self.names[n:]
 
     def unknown(self, names):
         """The names without a column, in order."""
-        return [name for name in names if name not in self]
-
-    def learn_columns(self, x):
-        """``cols`` for dict x, every key given a column."""
-        return columns_struct(len(x)).pack(*map(self.__getitem__, x))
+        return [name for name in names if name not in self.index]
 
     def known_columns(self, x):
-        """``cols`` for dict x, −1 for the keys without a column (nothing added)."""
-        return columns_struct(len(x)).pack(*map(self.get, x, repeat(-1)))
+        """``cols`` for dict x; struct.error when a key has no column."""
+        return columns_struct(len(x)).pack(*map(self.index.get, x))
 
-    def __reduce__(self):  # pickle/deepcopy the names; the dict follows from them
-        return Columns, (list(self.names),)
+    def learn_columns(self, x):
+        """``cols`` for dict x, the keys without a column given the next ones (dict order)."""
+        try:
+            return columns_struct(len(x)).pack(*map(self.index.get, x))
+        except struct.error:
+            self.extend(x)
+            return columns_struct(len(x)).pack(*map(self.index.get, x))
 
 
 # -- frames (learn_many / predict_many) ---------------------------------------------------------

@@ -30,9 +30,12 @@ class _Common(LearnerState):
     def _score(self, x):
         """w·x + b of the current model on dict x."""
         rows = self._rows
-        entry = rows.get(tuple(x)) if rows is not None else None
-        if entry is None:
+        if rows is None:
             return self._score_new_row(x)
+        keys = tuple(x)
+        entry = rows.get(keys)
+        if entry is None:
+            return self._score_new_row(x, keys)
         cols, fmt = entry
         try:
             raw = fmt.pack(*x.values())
@@ -48,9 +51,12 @@ class _Common(LearnerState):
 
     def _learn(self, x, target):
         rows = self._rows
-        entry = rows.get(tuple(x)) if rows is not None else None
-        if entry is None:
+        if rows is None:
             return self._learn_new_row(x, target)
+        keys = tuple(x)
+        entry = rows.get(keys)
+        if entry is None:
+            return self._learn_new_row(x, target, keys)
         cols, fmt = entry
         try:
             raw = fmt.pack(*x.values())
@@ -124,15 +130,52 @@ class Classifier(_Common, base.MiniBatchClassifier):
         self._signs = {self._classes[0]: -1.0, self._classes[1]: 1.0}
         self._setup()
 
+    # learn_one and predict_one are ``_learn`` and ``_score`` written out: one Python frame
+    # less per call on the hot path (measured ~0.1 µs of ~2 µs).
     def learn_one(self, x, y):
         try:
             target = self._signs[y]
         except (KeyError, TypeError):
             raise self._label_error(y) from None
-        self._learn(x, target)
+        rows = self._rows
+        if rows is None:
+            return self._learn_new_row(x, target)
+        keys = tuple(x)
+        entry = rows.get(keys)
+        if entry is None:
+            return self._learn_new_row(x, target, keys)
+        cols, fmt = entry
+        try:
+            raw = fmt.pack(*x.values())
+        except Exception:  # struct.error, TypeError: a value that is not a number
+            raise bad_value_error(x) from None
+        r = self._learn_fn(self._rule, cols, raw, target, self._vecs, self._ints, self._scal,
+                           self._hp, not config._strict)
+        if r > 1:
+            r = self._stopped(r, x, cols, raw, target)
+        self.n_steps_ += 1
+        self.n_updates_ += r
 
     def predict_one(self, x):
-        return self._classes[self._score(x) >= 0.0]
+        rows = self._rows
+        if rows is None:
+            return self._classes[self._score_new_row(x) >= 0.0]
+        keys = tuple(x)
+        entry = rows.get(keys)
+        if entry is None:
+            return self._classes[self._score_new_row(x, keys) >= 0.0]
+        cols, fmt = entry
+        try:
+            raw = fmt.pack(*x.values())
+        except Exception:
+            raise bad_value_error(x) from None
+        if self._domain is not None:
+            self._check_domain(x, raw, self._columns)
+        s = self._score_fn(self._rule, cols, raw, self._vecs, self._ints, self._scal,
+                           self._hp, not config._strict)
+        if s != s:
+            s = self._checked_score(x, cols, raw, self._state)
+        return self._classes[s >= 0.0]
 
     def predict_proba_one(self, x):
         p = _sigmoid(self._score(x))
@@ -206,8 +249,7 @@ class Regressor(_Common, base.MiniBatchRegressor):
             y = _target(y)
         self._learn(x, y)
 
-    def predict_one(self, x):
-        return self._score(x)
+    predict_one = _Common._score
 
     def learn_many(self, X, y):
         names, block = self._frame(X)

@@ -5,13 +5,14 @@ Per example, Python does only the dict → bytes mapping (``columns.py``); the r
 one compiled call. The hot path (a row whose keys were seen in this order before) is written
 out in ``estimators.py``; a new key tuple, growing the state and errors go through here.
 """
+import struct
 from itertools import repeat
 
 import numpy as np
 
 from .. import config
 from .._compiled.driver import LoopInput, decision_values, run_online
-from .._compiled.one_row_entries import BAD_VALUE, DECLINED, entries_for
+from .._compiled.one_row_entries import BAD_VALUE, DECLINED, bind, entries_for
 from .._compiled.status import OVERFLOW
 from ..learners.base import OnlineLinearModel
 from ..learners.estimator import NotFittedError, clone
@@ -49,20 +50,31 @@ class LearnerState:
         self._width = 0
         self._vecs = self._ints = self._scal = None
         if self._fixed is None or self.features is not None:
-            self._set_state(growth.initial_state(self._model, len(self._columns)))
+            self._vecs, self._ints, self._scal = growth.initial_state(self._model,
+                                                                      len(self._columns))
+            self._width = len(self._columns)
         self.n_steps_ = self.n_updates_ = 0
         self._attach()
 
     def _attach(self):
         """The helpers that are not part of the model (not pickled): the compiled entry
         points and the row cache (tuple of keys → (cols, values struct); None when off)."""
-        entries = entries_for(self._rule)
-        self._learn_fn, self._score_fn = entries.learn_one, entries.score_one
-        self._rows, self._misses = {}, 0
+        self._bind()
+        self._rows, self._misses, self._last = {}, 0, None
+
+    def _bind(self):
+        """The compiled entry points for the state's array types (``one_row_entries.bind``);
+        called whenever the state arrays are replaced (created, grown), which is rare."""
+        if self._vecs is None:
+            entries = entries_for(self._rule)
+            self._learn_fn, self._score_fn = entries.learn_one, entries.score_one
+        else:
+            self._learn_fn, self._score_fn = bind(self._rule, self._vecs, self._ints,
+                                                  self._scal, self._hp)
 
     def __getstate__(self):
         state = self.__dict__.copy()
-        for name in ("_learn_fn", "_score_fn", "_rows", "_misses"):
+        for name in ("_learn_fn", "_score_fn", "_rows", "_misses", "_last"):
             state.pop(name, None)
         return state
 
@@ -73,6 +85,7 @@ class LearnerState:
     def _set_state(self, state, width=None):
         self._vecs, self._ints, self._scal = state
         self._width = len(self._columns) if width is None else width
+        self._bind()
 
     @property
     def _state(self):
@@ -104,18 +117,27 @@ class LearnerState:
         """Undo the columns a rejected example added (a grown state stays: its new columns
         are at their initial value; a fixed-width state the example created goes)."""
         self._columns.forget(n_before)
+        self._last = None
         if self._fixed is not None and self.features is None and not len(self._columns):
             self._vecs = self._ints = self._scal = None
             self._width = 0
 
     # -- one example -----------------------------------------------------------------------
-    def _learn_new_row(self, x, target):
-        """learn_one for a dict whose tuple of keys is not cached."""
+    def _learn_new_row(self, x, target, keys=None):
+        """learn_one for a dict whose tuple of keys is not cached (``keys``: that tuple when
+        the caller made it). ``_last`` remembers the last row mapped, (keys, cols): River's
+        progressive validation calls predict_one(x) then learn_one(x), so on streams whose
+        rows rarely repeat their keys the second mapping is a tuple comparison."""
         raw = pack_values(x)  # first: a bad value adds no column
+        keys = tuple(x) if keys is None else keys
+        last = self._last
         n_before = len(self._columns)
-        cols = self._columns.learn_columns(x)
-        if len(self._columns) != n_before:
-            self._added_columns(n_before)
+        if last is not None and last[0] == keys:
+            cols = last[1]
+        else:
+            cols = self._columns.learn_columns(x)
+            if len(self._columns) != n_before:
+                self._added_columns(n_before)
         try:
             r = self._learn_fn(self._rule, cols, raw, target, self._vecs, self._ints,
                                self._scal, self._hp, not config._strict)
@@ -126,8 +148,9 @@ class LearnerState:
             raise
         self.n_steps_ += 1
         self.n_updates_ += r
+        self._last = (keys, cols)
         if self._rows is not None:
-            self._remember(tuple(x), cols)
+            self._remember(keys, cols)
 
     def _remember(self, keys, cols):
         """Cache a row's cols by its keys — until misses show that rows rarely repeat their
@@ -146,7 +169,7 @@ class LearnerState:
             grown = self._model._grow_state(self._vecs, self._scal)
             if grown is None:
                 break
-            self._vecs, self._scal = grown
+            self._set_state((grown[0], self._ints, grown[1]), self._width)
             r = self._learn_fn(self._rule, cols, raw, target, self._vecs, self._ints,
                                self._scal, self._hp, not config._strict)
         if r <= 1:
@@ -159,7 +182,7 @@ class LearnerState:
                          "finite although its values are (feature magnitudes too large: "
                          "rescale them); nothing was learned from it")
 
-    def _score_new_row(self, x):
+    def _score_new_row(self, x, keys=None):
         """The decision value for a dict whose tuple of keys is not cached.
 
         A feature without a column has its initial weight, zero. For a growing state it is
@@ -176,17 +199,36 @@ class LearnerState:
             cols = columns.learn_columns(x)
         else:
             columns, state = self._columns, self._state
-            found = list(map(columns.get, x, repeat(-1)))
-            unknown = found.count(-1)
-            if unknown and self._fixed is None:
-                self._reserve(len(columns) + unknown)
-                state = self._state
-                free = iter(range(len(columns), len(columns) + unknown))
-                found = [c if c >= 0 else next(free) for c in found]
-            cols = columns_struct(len(found)).pack(*found)
+            keys = tuple(x) if keys is None else keys
+            last = self._last
+            if last is not None and last[0] == keys:
+                cols = last[1]
+            else:
+                try:
+                    cols = columns.known_columns(x)
+                    self._last = (keys, cols)
+                except struct.error:  # virtual columns: not remembered
+                    cols, state = self._unknown_columns(x)
         if self._domain is not None:
             self._check_domain(x, raw, columns)
-        return self._checked_score(x, cols, raw, state)
+        vecs, ints, scal = state
+        s = self._score_fn(self._rule, cols, raw, vecs, ints, scal, self._hp,
+                           not config._strict)
+        if s != s:
+            return self._checked_score(x, cols, raw, state)
+        return s
+
+    def _unknown_columns(self, x):
+        """(cols, state) for a dict with keys that have no column: −1 for a fixed-width
+        learner, else the virtual columns learning would give them (see _score_new_row)."""
+        columns = self._columns
+        found = list(map(columns.get, x, repeat(-1)))
+        unknown = found.count(-1)
+        if self._fixed is None:
+            self._reserve(len(columns) + unknown)
+            free = iter(range(len(columns), len(columns) + unknown))
+            found = [c if c >= 0 else next(free) for c in found]
+        return columns_struct(len(found)).pack(*found), self._state
 
     def _reserve(self, width):
         """Capacity for ``width`` columns (the columns themselves are not added)."""
@@ -229,8 +271,7 @@ class LearnerState:
             self._check_domain_frame(names, block, self._columns if self._vecs is not None
                                      else None)
         n_before = len(self._columns)
-        for name in names:
-            self._columns[name]
+        self._columns.extend(names)
         if len(self._columns) != n_before:
             self._added_columns(n_before)
         X = LoopInput(frame_csr(self._columns, names, block))
@@ -249,7 +290,7 @@ class LearnerState:
                      else None)
             if grown is None:
                 break
-            self._vecs, self._scal = grown
+            self._set_state((grown[0], self._ints, grown[1]), self._width)
         if status:
             if position == 0:
                 self._forget(n_before)
