@@ -44,6 +44,7 @@ def test_the_row_cache_changes_nothing_and_switches_itself_off():
     assert model._misses == 2 * CACHE_LIMIT + 1
 
 
+@pytest.mark.filterwarnings("ignore:X does not have valid feature names")
 def test_to_olc_is_a_fitted_olc_learner():
     stream, order = dict_stream("arow", seed=6)
     model = olc.river.make("arow")
@@ -82,3 +83,13 @@ def test_naive_omm_grows_its_store_of_points_one_example_at_a_time():
     assert model.to_olc()._scal.shape[0] > olc.make("n-omm")._initial_state(3)[1].shape[0]
     assert_same_bits(scores, record.score, "n-omm")
     assert_same_state(model.to_olc(), ref, "n-omm")
+
+
+def test_memory_usage_counts_the_model_not_the_shared_compiled_code():
+    """River's ``_raw_memory_usage`` walks the object graph; the compiled entry points (numba's
+    code and environment, shared by every model of the family) stay out of it: a perceptron
+    over 50 features is its arrays and dicts, a few KiB."""
+    model = olc.river.make("perceptron")
+    model.learn_one({f"x{j}": 1.0 for j in range(50)}, True)
+    assert model._raw_memory_usage < 64 * 1024
+    assert model._vecs.nbytes == 8 * model._width

@@ -82,6 +82,17 @@ class LearnerState:
         self.__dict__.update(state)
         self._attach()
 
+    @property
+    def _raw_memory_usage(self):
+        """River's measure of the model's memory, without the compiled entry points: numba's
+        code and its environment (~2 MiB) are shared by every model of the family."""
+        from river.base import Base
+
+        view = object.__new__(type(self))
+        view.__dict__.update(self.__dict__)
+        del view.__dict__["_learn_fn"], view.__dict__["_score_fn"]
+        return Base._raw_memory_usage.fget(view)
+
     def _set_state(self, state, width=None):
         self._vecs, self._ints, self._scal = state
         self._width = len(self._columns) if width is None else width
