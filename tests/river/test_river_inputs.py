@@ -160,3 +160,14 @@ def test_probabilities_are_the_logistic_of_the_margin():
     assert model.predict_one(x) is (s >= 0)
     # No overflow far from the boundary.
     assert olc.river.make("pa-i").predict_proba_one({"a": 0.0}) == {False: 0.5, True: 0.5}
+
+
+def test_declared_features_and_non_dict_input():
+    with pytest.raises(InputError, match="features names 'a' twice"):
+        olc.river.make("pa-i", features=["a", "b", "a"])
+    with pytest.raises(InputError, match="features must be a list of feature names"):
+        olc.river.make("pa-i", features=3)
+    model = olc.river.make("pa-i", features=("a", "b"))
+    assert model._columns.names == ["a", "b"] and model._width == 2
+    with pytest.raises(InputError, match="x must be a dict of feature values, got list"):
+        model.learn_one([1.0, 2.0], True)

@@ -11,6 +11,7 @@ rejects strings, None, containers — which ``numpy.fromiter`` would not (it par
 """
 import math
 import struct
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -52,6 +53,8 @@ def describe(value):
 def bad_value_error(x):
     """The error for a dict with a value that is not a number or not finite: names the first
     such key (in the dict's order) and its value; None when every value is fine."""
+    if not isinstance(x, Mapping):
+        return InputError(f"x must be a dict of feature values, got {type(x).__name__}")
     for name, value in x.items():
         if not is_number(value):
             return InputError(f"feature {name!r} = {describe(value)} is not a number; olc "
@@ -66,7 +69,7 @@ def pack_values(x):
     """``raw`` for dict x, or the error naming the bad key."""
     try:
         return values_struct(len(x)).pack(*x.values())
-    except (struct.error, TypeError):
+    except (struct.error, TypeError, AttributeError):
         raise bad_value_error(x) from None
 
 

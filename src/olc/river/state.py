@@ -25,6 +25,21 @@ from .columns import (CACHE_LIMIT, Columns, bad_value_error, columns_struct, fra
 _DOMAIN_TEXT = {"binary": "{0, 1}", "sign": "{-1, +1}"}
 
 
+def _declared_columns(features):
+    if features is None:
+        return Columns()
+    try:
+        names = list(features)
+        distinct = len(set(names)) == len(names)
+    except TypeError:
+        raise InputError(f"features must be a list of feature names, got {features!r}") from None
+    if not distinct:
+        seen = set()
+        twice = next(n for n in names if n in seen or seen.add(n))
+        raise InputError(f"features names {twice!r} twice")
+    return Columns(names)
+
+
 class LearnerState:
     """Mixin of ``Classifier`` and ``Regressor`` (``estimators.py``): the wrapped learner's
     state (``_vecs``, ``_ints``, ``_scal``; ``_width`` columns allocated) and columns.
@@ -46,7 +61,7 @@ class LearnerState:
         self._rule = self._model._rule
         self._fixed = growth.refusal(self._model)
         self._domain = getattr(self._model, "input_domain", None)
-        self._columns = Columns(() if self.features is None else self.features)
+        self._columns = _declared_columns(self.features)
         self._width = 0
         self._vecs = self._ints = self._scal = None
         if self._fixed is None or self.features is not None:
