@@ -6,7 +6,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import olc
 from _support import (CLASSIFIERS, EXTRA, FIXED, REGRESSORS, assert_same_bits,
                       assert_same_state, csr_of, dict_stream, kind, learn, learner, wrap)
 

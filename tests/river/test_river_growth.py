@@ -69,7 +69,6 @@ def test_fixed_width_learner_refuses_a_new_feature(name):
     model = wrap(name)
     model.learn_one(*stream[0])
     before = model.to_olc()
-    first = set(stream[0][0])
     x, y = stream[1]
     x, new = {**x, "brand-new": x[next(iter(x))]}, "brand-new"  # in the learner's domain
     with pytest.raises(InputError, match=rf"feature '{new}' is new, but .* cannot grow exactly "

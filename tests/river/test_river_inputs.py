@@ -36,7 +36,7 @@ def _unchanged(model, action, match):
 def test_a_value_that_is_not_a_number_is_named(value):
     model = _trained()
     x = {"a": 1.0, "new": 2.0, "b": value}
-    match = rf"feature 'b' = .* is not a number"
+    match = r"feature 'b' = .* is not a number"
     _unchanged(model, lambda: model.learn_one(x, True), match)
     _unchanged(model, lambda: model.predict_one(x), match)
     _unchanged(model, lambda: model.predict_proba_one(x), match)
@@ -49,7 +49,7 @@ def test_a_value_that_is_not_finite_is_named(value, cached):
     if cached:  # the row's key tuple is cached: the fast path meets the NaN
         model.learn_one({"a": 1.0, "zz": 2.0}, True)
     x = {"a": 1.0, "zz": value} if cached else {"zz": 2.0, "q": value}
-    _unchanged(model, lambda: model.learn_one(x, True), rf"feature '(zz|q)' = .* is not finite")
+    _unchanged(model, lambda: model.learn_one(x, True), r"feature '(zz|q)' = .* is not finite")
     _unchanged(model, lambda: model.predict_one(x), r"is not finite")
 
 

@@ -151,8 +151,8 @@ def frame_values(X):
     finite = np.isfinite(block)
     if not finite.all():
         r, c = np.argwhere(~finite)[0]
-        raise InputError(f"feature {names[c]!r} = {float(block[r, c])!r} at row {X.index[r]!r} is not "
-                         "finite; olc learners need finite feature values")
+        raise InputError(f"feature {names[c]!r} = {float(block[r, c])!r} at row "
+                         f"{X.index[r]!r} is not finite; olc learners need finite feature values")
     return names, block
 
 

@@ -20,7 +20,7 @@ from ..learners.features_in import record_features
 from ..learners.validation import InputError
 from . import growth
 from .columns import (CACHE_LIMIT, Columns, bad_value_error, columns_struct, frame_csr,
-                      pack_values, values_struct)
+                      values_struct)
 
 _DOMAIN_TEXT = {"binary": "{0, 1}", "sign": "{-1, +1}"}
 
@@ -38,6 +38,22 @@ def _declared_columns(features):
         twice = next(n for n in names if n in seen or seen.add(n))
         raise InputError(f"features names {twice!r} twice")
     return Columns(names)
+
+
+def _values(x):
+    """The dict's values as a tuple (the one-row memo compares them)."""
+    try:
+        return tuple(x.values())
+    except AttributeError:
+        raise bad_value_error(x) from None
+
+
+def _pack(values, x):
+    """``raw`` for the values of dict x, or the error naming the bad key."""
+    try:
+        return values_struct(len(values)).pack(*values)
+    except (struct.error, TypeError):
+        raise bad_value_error(x) from None
 
 
 class LearnerState:
@@ -151,16 +167,19 @@ class LearnerState:
     # -- one example -----------------------------------------------------------------------
     def _learn_new_row(self, x, target, keys=None):
         """learn_one for a dict whose tuple of keys is not cached (``keys``: that tuple when
-        the caller made it). ``_last`` remembers the last row mapped, (keys, cols): River's
-        progressive validation calls predict_one(x) then learn_one(x), so on streams whose
-        rows rarely repeat their keys the second mapping is a tuple comparison."""
-        raw = pack_values(x)  # first: a bad value adds no column
+        the caller made it). ``_last`` remembers the last row mapped — (keys, cols, values,
+        raw) —, since River's progressive validation calls predict_one(x) then learn_one(x):
+        on streams whose rows rarely repeat their keys, the second mapping is then two tuple
+        comparisons (the same key and value objects compare by identity)."""
+        values = _values(x)
         keys = tuple(x) if keys is None else keys
         last = self._last
         n_before = len(self._columns)
         if last is not None and last[0] == keys:
             cols = last[1]
+            raw = last[3] if last[2] == values else _pack(values, x)
         else:
+            raw = _pack(values, x)  # first: a bad value adds no column
             cols = self._columns.learn_columns(x)
             if len(self._columns) != n_before:
                 self._added_columns(n_before)
@@ -174,7 +193,7 @@ class LearnerState:
             raise
         self.n_steps_ += 1
         self.n_updates_ += r
-        self._last = (keys, cols)
+        self._last = (keys, cols, values, raw)
         if self._rows is not None:
             self._remember(keys, cols)
 
@@ -218,8 +237,9 @@ class LearnerState:
         value is bit for bit the one ``partial_fit`` or a model with declared features would
         compute. A fixed-width learner leaves such features out (they are not in its model);
         before its first example it scores its initial state over the example's features."""
-        raw = pack_values(x)
+        values = _values(x)
         if self._vecs is None:
+            raw = _pack(values, x)
             columns = Columns(x)
             state = growth.initial_state(self._model, len(columns))
             cols = columns.learn_columns(x)
@@ -229,10 +249,12 @@ class LearnerState:
             last = self._last
             if last is not None and last[0] == keys:
                 cols = last[1]
+                raw = last[3] if last[2] == values else _pack(values, x)
             else:
+                raw = _pack(values, x)
                 try:
                     cols = columns.known_columns(x)
-                    self._last = (keys, cols)
+                    self._last = (keys, cols, values, raw)
                 except struct.error:  # virtual columns: not remembered
                     cols, state = self._unknown_columns(x)
         if self._domain is not None:
