@@ -4,7 +4,9 @@ CI, so that a later first run starts at once.
 
 Each learner is fitted, then asked for decision values, on a tiny synthetic stream in its
 input domain, once as a dense array and once as CSR: that calls every entry point of its
-family's loops (``run_dense``, ``score_dense``, ``run_csr``, ``score_csr``).
+family's loops (``run_dense``, ``score_dense``, ``run_csr``, ``score_csr``). When River is
+installed, the family's one-example entry points (``olc.river``: ``_compiled/one_row.py``)
+are compiled too, for the learner's state types.
 """
 import time
 import warnings
@@ -47,6 +49,26 @@ def _exercise(name):
         warnings.simplefilter("ignore")  # e.g. OMM's non-separable warning: not the point here
         for rows in (X, sp.csr_matrix(X)):
             make(name).fit(rows, y).predict(rows)
+    if _river_installed():
+        _compile_one_row(make(name))
+
+
+def _river_installed():
+    import importlib.util
+
+    return importlib.util.find_spec("river") is not None
+
+
+def _compile_one_row(learner):
+    """Compile (or load) the one-example entry points for ``learner``'s state types, the
+    ones an ``olc.river`` model binds (``one_row_entries.bind``)."""
+    import numpy as np
+
+    from ._compiled.one_row_entries import bind
+
+    vecs, scal = learner._initial_state(4)
+    bind(learner._rule, vecs, np.array(learner._initial_ints(4)), scal,
+         learner._hyperparameters())
 
 
 def family_of_learner(name):

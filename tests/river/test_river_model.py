@@ -93,3 +93,11 @@ def test_memory_usage_counts_the_model_not_the_shared_compiled_code():
     model.learn_one({f"x{j}": 1.0 for j in range(50)}, True)
     assert model._raw_memory_usage < 64 * 1024
     assert model._vecs.nbytes == 8 * model._width
+
+
+def test_warmup_compiles_the_one_example_entry_points_too():
+    from olc._compiled import one_row_entries
+    from olc.warmup import warmup
+
+    warmup(["perceptron"])
+    assert one_row_entries.is_cached("linear")
