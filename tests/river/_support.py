@@ -18,11 +18,22 @@ DOMAIN = {e.name: e.cls.input_domain for e in olc.algorithms()
           if getattr(e.cls, "input_domain", None)}
 GROWING = [e.name for e in olc.algorithms() if olc.make(e.name)._rule in GROWABLE]
 FIXED = [e.name for e in olc.algorithms() if olc.make(e.name)._rule not in GROWABLE]
-#: Extra learners not in the catalogue under their own name: AROW regression's diagonal
-#: layouts (their own growth code path: the prior variance pad).
+#: Extra configurations: AROW regression's diagonal layouts (their own growth path: the prior
+#: variance pad), and parameters that reach the whole-vector operations — SGD's shrink, its
+#: clamp to w = 0 (η_tλ ≥ 1 on the first rounds) and folds; the ball projections and the
+#: small-weight removal of Shen & Dietterich's rules; the objective-regularized shrink on
+#: every round.
 EXTRA = {"arow-regression-diagonal": ("arow-regression", {"covariance": "diagonal"}),
          "arow-regression-diagonal-precision": ("arow-regression",
-                                                {"covariance": "diagonal-precision"})}
+                                                {"covariance": "diagonal-precision"}),
+         "sgd-l2-logistic": ("sgd", {"lam": 1.5, "loss": "logistic"}),
+         "l1-constrained-pa-removal": ("l1-constrained-pa",
+                                       {"beta": 2.0, "sigma": 0.05, "update": "hinge",
+                                        "fit_intercept": True}),
+         "l2-constrained-pa-tight": ("l2-constrained-pa",
+                                     {"beta": 1.0, "update": "hinge", "sigma": 0.02}),
+         "regularized-pa-always": ("regularized-pa",
+                                   {"alpha": 0.1, "update": "always", "fit_intercept": True})}
 
 
 def learner(name):
