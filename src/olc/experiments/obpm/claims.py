@@ -13,9 +13,11 @@ from .artificial import N_FIGURE, TAUS, config_records, select
 from .data import NOISE_LEVELS
 from .spec import ALMA_DRIFT, LMS, OBPM_DRIFT, OBPM_WEB, PERCEPTRON
 
-#: "comparable": within this relative difference (the paper's own Table 2 differs by up to
-#: 3.7 % between ALMA and OBPM, and OBPM's epoch 3 by up to 4.8 % from the SVM).
-COMPARABLE = 0.05
+#: "comparable": within this relative difference. The paper calls ALMA and OBPM comparable
+#: where its own Table 2 differs by up to 5.4 % (Web, epoch 2: 1.36 vs 1.29), and OBPM's
+#: epoch 3 "compares favourably" with the SVM at up to 4.8 % (Web: 1.31 vs 1.25); a
+#: criterion must accept those, so it is the next round number, 10 %.
+COMPARABLE = 0.10
 
 
 @dataclass
@@ -26,6 +28,7 @@ class Outcome:
     table_1: list | None = None
     drift: object = None
     web: object = None
+    web_permuted: object = None
     batch: dict = field(default_factory=dict)
     svm: dict = field(default_factory=dict)
 
@@ -75,7 +78,8 @@ def _alma_vs_obpm_t1(o):
         parts.append(f"e={e:g}: OBPM {_pct(ob.mean)} ± {100 * (ob.half_width or 0):.2f}, "
                      f"ALMA {_pct(al.mean)} ± {100 * (al.half_width or 0):.2f}")
     return ok, "; ".join(parts) + " [criterion: e = 0 OBPM below ALMA; e > 0 the 95 % " \
-        "intervals overlap]"
+        "intervals overlap — as the paper's own do: 0.10 ± 0.06 vs 0.14 ± 0.07, 0.96 ± " \
+        "0.13 vs 0.76 ± 0.13]"
 
 
 def _margin_n(o):
@@ -161,25 +165,39 @@ def _web_labels(res):
     return stream, alma[0]
 
 
-def _web_errors(o):
-    res = o.need("web")
-    stream, alma = _web_labels(res)
-    ob, al = res.curve(stream, OBPM_WEB, "cumulative_mistakes")[0], \
-        res.curve(stream, alma, "cumulative_mistakes")[0]
-    if ob.size == 0 or al.size == 0:
-        raise LookupError("no Web curves")
-    below = float((ob <= al).mean())
-    return bool(ob[-1] < al[-1]), (f"after {ob.size} examples: OBPM {ob[-1]:.0f}, {alma} "
-                                   f"{al[-1]:.0f} prediction errors; OBPM ≤ ALMA at "
-                                   f"{100 * below:.0f} % of the steps")
+def _web_streams(o):
+    found = [r for r in (o.web, o.web_permuted) if r]
+    if not found:
+        raise LookupError("the Web (Figure 3) runs are not part of this run")
+    return found
+
+
+def _web_errors(attr):
+    def test(o):
+        res = o.need(attr)
+        stream, alma = _web_labels(res)
+        ob, al = res.curve(stream, OBPM_WEB, "cumulative_mistakes")[0], \
+            res.curve(stream, alma, "cumulative_mistakes")[0]
+        if ob.size == 0 or al.size == 0:
+            raise LookupError("no Web curves")
+        n = len(res.select(stream, alma))
+        return bool(ob[-1] < al[-1]), (
+            f"{res.spec.streams[0].display} ({n} trial(s)): after {ob.size} examples OBPM "
+            f"{ob[-1]:.1f}, ALMA {al[-1]:.1f} prediction errors; OBPM ≤ ALMA at "
+            f"{100 * float((ob <= al).mean()):.0f} % of the steps")
+    return test
 
 
 def _web_updates(o):
-    res = o.need("web")
-    stream, alma = _web_labels(res)
-    ob, al = _final(res, stream, OBPM_WEB, "total_updates"), \
-        _final(res, stream, alma, "total_updates")
-    return ob > al, f"total updates: OBPM {ob:.0f} (all members), {alma} {al:.0f}"
+    ok, parts = True, []
+    for res in _web_streams(o):
+        stream, alma = _web_labels(res)
+        ob, al = _final(res, stream, OBPM_WEB, "total_updates"), \
+            _final(res, stream, alma, "total_updates")
+        ok &= ob > al
+        parts.append(f"{res.spec.streams[0].display}: OBPM {ob:.0f} (all members), "
+                     f"ALMA {al:.0f}")
+    return ok, "total updates — " + "; ".join(parts)
 
 
 def _batch_values(o):
@@ -265,8 +283,10 @@ CLAIMS = [
           "§4.1", _alma_more_sensitive),
     Claim("On the drifting concept OBPM makes fewer prediction errors than LMS, ALMA and "
           "the Perceptron.", "§4.2, Fig. 2", _drift),
-    Claim("On Web, OBPM's online prediction errors are lower than ALMA's.",
-          "§4.3, Fig. 3(a)", _web_errors),
+    Claim("On Web, OBPM's online prediction errors are lower than ALMA's — w8a in the "
+          "file's order, as the paper's Fig. 3.", "§4.3, Fig. 3(a)", _web_errors("web")),
+    Claim("The same on w8a in random orders (our variant: the file keeps its positives in "
+          "one block).", "§4.3, Fig. 3(a)", _web_errors("web_permuted")),
     Claim("On Web, OBPM makes more updates than ALMA (the cost of its lower error).",
           "§4.3, Fig. 3(b)", _web_updates),
     Claim("In the batch setting OBPM is better than the standard Perceptron (Table 2).",

@@ -9,7 +9,7 @@ import numpy as np
 
 from ...report.figures import plot_panels
 from ..engine.aggregate import t_interval
-from .artificial import N_FIGURE, TAUS, config_records, select
+from .artificial import N_FIGURE, TAUS, select
 from .tables import figure_1_rows
 
 
@@ -78,14 +78,14 @@ def figure_2(results, out_dir):
         return []
     series = [s for s in (_band_series(results, stream, label, "cumulative_mistakes")
                           for label in results.learners(stream)) if s]
-    panel = {"title": stream, "ylabel": "cumulative prediction errors",
+    panel = {"title": results.spec.streams[0].display, "ylabel": "cumulative prediction errors",
              "xlabel": "example t", "series": series, "legend": "upper left"}
     n = len(results.select(stream, results.learners(stream)[0]))
     return plot_panels([panel], _paths(out_dir, "figure_2"), panel_width=6.5, height=4.2,
                        title=f"Figure 2: MNIST drift, mean over {n} trial(s), 95 % band")
 
 
-def figure_3(results, out_dir):
+def figure_3(results, out_dir, stem="figure_3"):
     stream = results.streams()[0] if results.streams() else None
     if stream is None:
         return []
@@ -98,11 +98,8 @@ def figure_3(results, out_dir):
                               for label in results.learners(stream)) if s]
         panels.append({"title": title, "ylabel": ylabel, "xlabel": "training example t",
                        "series": series, "legend": "upper left"})
-    return plot_panels(panels, _paths(out_dir, "figure_3"), panel_width=5.0, height=4.0,
-                       title="Figure 3: Web (w8a), in the file's order")
+    n = len(results.select(stream, results.learners(stream)[0]))
+    return plot_panels(panels, _paths(out_dir, stem), panel_width=5.0, height=4.0,
+                       title=f"Figure 3: {results.spec.streams[0].display}"
+                             + (f" (mean over {n} trials, 95 % band)" if n > 1 else ""))
 
-
-def total_updates_at(records, tau, N, noise=0.0):
-    """Mean total member updates of OBPM(τ, N) (one epoch, e = ``noise``)."""
-    return t_interval([r["updates"] for r in config_records(records, "OBPM", noise,
-                                                            tau=tau, N=N)])

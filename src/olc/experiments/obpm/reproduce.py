@@ -22,10 +22,12 @@ from ..engine.aggregate import Results
 from ..engine.experiment import check_out_dir, describe
 from ..engine.models import build_model
 from ..engine.plan import load_data, plan, record, validate
-from ..engine.store import jsonable
+from ..engine.spec import ExperimentSpec
+from ..engine.store import jsonable, run_id
 from . import artificial, paper, svm
 from .data import BATCH_DATASETS, TEST_SIZE, TRAIN_SIZE
-from .spec import DRIFT_TRIALS, SEED, TRIALS, batch_specs, drift_spec, web_spec
+from .spec import (DRIFT_TRIALS, SEED, TRIALS, WEB_PERMUTED_TRIALS, batch_specs, drift_spec,
+                   web_spec)
 
 PARTS = ("table-1", "figure-2", "figure-3", "table-2")
 
@@ -48,12 +50,13 @@ def _positive(value, option, minimum=1):
     return value
 
 
-def engine_specs(parts, trials, drift_trials, limit, seed):
+def engine_specs(parts, trials, drift_trials, limit, seed, web_trials=WEB_PERMUTED_TRIALS):
     specs = {}
     if "figure-2" in parts:
         specs["figure-2"] = [drift_spec(drift_trials, seed)]
     if "figure-3" in parts:
-        specs["figure-3"] = [web_spec(1, seed, limit)]
+        specs["figure-3"] = [web_spec(1, seed, limit),
+                             web_spec(web_trials, seed, limit, permuted=True)]
     if "table-2" in parts:
         specs["table-2"] = batch_specs(trials, seed, limit)
     return specs
@@ -73,26 +76,42 @@ def _check_models(spec):
 
 
 def prepare(out_dir, parts=PARTS, trials=TRIALS, drift_trials=DRIFT_TRIALS, limit=None,
-            test_size=TEST_SIZE, seed=SEED):
+            test_size=TEST_SIZE, seed=SEED, web_trials=WEB_PERMUTED_TRIALS):
     """Everything checked and loaded, nothing written: (specs, validated, data, options)."""
     _positive(trials, "--trials", 2)
     _positive(drift_trials, "--drift-trials", 1)
     _positive(test_size, "--test-size", 1)
+    _positive(web_trials, "--web-trials", 1)
     if limit is not None:
         _positive(limit, "--limit", 10)
     parts = parse_parts(",".join(parts)) if not isinstance(parts, str) else parse_parts(parts)
-    specs = engine_specs(parts, trials, drift_trials, limit, seed)
+    specs = engine_specs(parts, trials, drift_trials, limit, seed, web_trials)
     validated = {}
     for group in specs.values():
         for spec in group:
             validated[spec.name] = validate(spec)
             _check_models(spec)
     check_out_dir(out_dir)
-    data = {spec.name: load_data(spec) for group in specs.values() for spec in group}
+    data = load_all(spec for group in specs.values() for spec in group)
     options = {"parts": list(parts), "trials": trials, "drift_trials": drift_trials,
+               "web_trials": web_trials,
                "limit": limit, "test_size": test_size, "seed": seed,
                "train_size": TRAIN_SIZE}
     return specs, validated, data, options
+
+
+def load_all(specs):
+    """{spec name: {stream: Data}}, each distinct source loaded once across the specs."""
+    cache, out = {}, {}
+    for spec in specs:
+        out[spec.name] = {}
+        for s in spec.streams:
+            key = run_id(s.source.key())
+            if key not in cache:
+                cache[key] = load_data(ExperimentSpec(spec.name, [s], spec.learners,
+                                                      spec.protocol))[s.name]
+            out[spec.name][s.name] = cache[key]
+    return out
 
 
 def _mapped(data, folder):
@@ -156,9 +175,13 @@ def execute_all(specs, validated, data, options, out_dir, n_jobs=1, scheduler=No
     outcome = Outcome()
     if "table-1" in by_part:
         outcome.table_1 = [r for _, value in by_part["table-1"] for r in value]
-    for part, attr in (("figure-2", "drift"), ("figure-3", "web")):
-        if part in by_part:
-            setattr(outcome, attr, _results(specs[part][0], by_part[part]))
+    if "figure-2" in by_part:
+        outcome.drift = _results(specs["figure-2"][0], by_part["figure-2"])
+    if "figure-3" in by_part:
+        for spec, attr in zip(specs["figure-3"], ("web", "web_permuted")):
+            stream = spec.streams[0].name
+            setattr(outcome, attr, _results(spec, [(p, v) for p, v in by_part["figure-3"]
+                                                   if p.stream == stream]))
     if "table-2" in by_part:
         for spec in specs["table-2"]:
             d = spec.streams[0].name
@@ -173,7 +196,8 @@ def execute_all(specs, validated, data, options, out_dir, n_jobs=1, scheduler=No
 
 
 def run(out_dir, parts=PARTS, trials=TRIALS, drift_trials=DRIFT_TRIALS, limit=None,
-        test_size=TEST_SIZE, seed=SEED, n_jobs=2, scheduler=None, force=False, progress=None):
+        test_size=TEST_SIZE, seed=SEED, n_jobs=2, scheduler=None, force=False, progress=None,
+        web_trials=WEB_PERMUTED_TRIALS):
     """``olc reproduce obpm``; returns the report (``results.json``'s content plus
     ``reused``/``computed`` and ``seconds``)."""
     from .figures import figure_1, figure_2, figure_3
@@ -183,7 +207,7 @@ def run(out_dir, parts=PARTS, trials=TRIALS, drift_trials=DRIFT_TRIALS, limit=No
     t0 = time.perf_counter()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     specs, validated, data, options = prepare(out_dir, parts, trials, drift_trials, limit,
-                                              test_size, seed)
+                                              test_size, seed, web_trials)
     t_prepared = time.perf_counter()
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -195,7 +219,10 @@ def run(out_dir, parts=PARTS, trials=TRIALS, drift_trials=DRIFT_TRIALS, limit=No
     for name, paths in (("figure_1", figure_1(outcome.table_1, out_dir)
                          if outcome.table_1 else []),
                         ("figure_2", figure_2(outcome.drift, out_dir) if outcome.drift else []),
-                        ("figure_3", figure_3(outcome.web, out_dir) if outcome.web else [])):
+                        ("figure_3", figure_3(outcome.web, out_dir) if outcome.web else []),
+                        ("figure_3_permuted", figure_3(outcome.web_permuted, out_dir,
+                                                       "figure_3_permuted")
+                         if outcome.web_permuted else [])):
         for p in paths:
             files[f"{name}_{Path(p).suffix[1:]}"] = str(p)
     timing = {"prepare_seconds": t_prepared - t0, "run_seconds": t_ran - t_prepared,
@@ -208,6 +235,8 @@ def run(out_dir, parts=PARTS, trials=TRIALS, drift_trials=DRIFT_TRIALS, limit=No
               "table_1": outcome.table_1 or [],
               "figure_2": outcome.drift.records if outcome.drift else [],
               "figure_3": outcome.web.records if outcome.web else [],
+              "figure_3_permuted": outcome.web_permuted.records if outcome.web_permuted
+              else [],
               "table_2": {d: res.records for d, (res, _) in outcome.batch.items()},
               "svm": outcome.svm, "timing": timing, "files": files}
     from ...report import write_json

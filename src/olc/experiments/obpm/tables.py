@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..._atomic import write_text
+from ...data.registry import get_spec
 from ...report import write_csv
 from ..engine.aggregate import t_interval
 from . import paper
@@ -210,10 +211,13 @@ def table_2_notes(batch, svm):
         extra = (rec or {}).get("extra", {})
         ours = (extra.get("train_rows"), extra.get("test_rows"))
         theirs = paper.SIZES[d]
-        notes.append(f"- {DATASET_NAMES[d]}: ours {ours[0]} training / {ours[1]} test rows; "
-                     f"the paper's {theirs['train']} / {theirs['test']}"
-                     + (" — our w8a test file (LIBSVM w8a.t) is smaller than the paper's "
-                        "test set." if d == "w8a" else "."))
+        files = get_spec(d).n_rows
+        notes.append(f"- {DATASET_NAMES[d]}: {ours[0]} training / {ours[1]} test rows used "
+                     f"(the files: {files['train']} / {files['test']}); the paper's "
+                     f"{theirs['train']} / {theirs['test']}"
+                     + (f" — our w8a test file (LIBSVM w8a.t) has {files['test']:,} rows "
+                        f"against the paper's {theirs['test']:,}, so our Web test errors are "
+                        "measured on another test sample." if d == "w8a" else "."))
     notes.append("- ALMA's epoch-3 row is missing from our copy of the paper's Table 2, so "
                  "its [paper] cells are empty.")
     notes.append("- Parameters are the paper's own per data set (ALMA's B as the update "
