@@ -343,7 +343,8 @@ def test_bad_input_is_refused_before_anything_is_written(shared_data, tmp_path, 
     out = tmp_path / "out"
     for args, message in ((["--parts", "table-9"], "--parts: unknown part(s) ['table-9']"),
                           (["--trials", "1"], "--trials must be an integer ≥ 2"),
-                          (["--limit", "3"], "--limit must be an integer ≥ 10")):
+                          (["--limit", "3"], "--limit must be an integer ≥ 10"),
+                          (["--n-jobs", "0"], "--n-jobs must be a nonzero integer")):
         res = _invoke(["--out", str(out), *args])
         assert res.exit_code == 2
         assert message in res.output and len(res.output.strip().splitlines()) == 1

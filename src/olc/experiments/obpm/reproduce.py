@@ -63,21 +63,29 @@ def engine_specs(parts, trials, drift_trials, limit, seed, web_trials=WEB_PERMUT
 
 
 def _check_models(spec):
-    """Build every custom model of ``spec`` once (its parameters checked by the learner)."""
+    """Build every custom model of ``spec`` once and check its learner's hyper-parameters
+    (the engine's ``validate`` checks only registry learners)."""
     for c in spec.learner_configs():
         if c.method is None:
             continue
         try:
-            build_model(c, c.params, 0).learner._hyperparameters()
-        except AttributeError:
-            pass   # a model without a wrapped classifier (LMS): building it checked it
+            model = build_model(c, c.params, 0)
+            wrapped = getattr(model, "learner", None) or getattr(model, "regressor", None)
+            if wrapped is not None:
+                wrapped._hyperparameters()
         except (TypeError, ValueError, KeyError) as exc:
             raise ValueError(f"{spec.name}: learner {c.label!r}: {exc}") from None
 
 
 def prepare(out_dir, parts=PARTS, trials=TRIALS, drift_trials=DRIFT_TRIALS, limit=None,
-            test_size=TEST_SIZE, seed=SEED, web_trials=WEB_PERMUTED_TRIALS):
+            test_size=TEST_SIZE, seed=SEED, web_trials=WEB_PERMUTED_TRIALS, n_jobs=1,
+            scheduler=None):
     """Everything checked and loaded, nothing written: (specs, validated, data, options)."""
+    from ..engine.runner import check_scheduler
+
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs == 0:
+        raise ValueError(f"--n-jobs must be a nonzero integer (−1: all cores), got {n_jobs!r}")
+    check_scheduler(scheduler)
     _positive(trials, "--trials", 2)
     _positive(drift_trials, "--drift-trials", 1)
     _positive(test_size, "--test-size", 1)
@@ -207,7 +215,7 @@ def run(out_dir, parts=PARTS, trials=TRIALS, drift_trials=DRIFT_TRIALS, limit=No
     t0 = time.perf_counter()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     specs, validated, data, options = prepare(out_dir, parts, trials, drift_trials, limit,
-                                              test_size, seed, web_trials)
+                                              test_size, seed, web_trials, n_jobs, scheduler)
     t_prepared = time.perf_counter()
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
