@@ -53,7 +53,7 @@ def table_1_rows(records):
             params, rs = chosen if chosen else ({}, [])
             err = t_interval([r["test_error"] for r in rs])
             row[family] = {"params": params, "test_error": err, "trials": len(rs),
-                           "train_error": t_interval([r["train_mistakes"] for r in rs]),
+                           "train_mistakes": t_interval([r["train_mistakes"] for r in rs]),
                            "margin": t_interval([r["margin"] for r in rs])}
             row[f"{family}_paper"] = paper.TABLE_1[e][family]
         rows.append(row)
