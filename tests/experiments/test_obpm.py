@@ -123,9 +123,8 @@ def test_label_noise_flips_training_labels_only_at_the_given_rate():
     np.testing.assert_array_equal(y10 != p.y_train, p.flip_draw < 0.1)
     assert np.all((y1 != p.y_train) <= (y10 != p.y_train))
     # the rate: 40 runs × 1000 labels, binomial(40000, 0.1): within 4 standard deviations
-    flips = sum(np.count_nonzero(artificial_problem(s, n_test=1).noisy_train_labels(0.1)
-                                 != artificial_problem(s, n_test=1).y_train)
-                for s in range(40))
+    problems = [artificial_problem(s, n_test=1) for s in range(40)]
+    flips = sum(np.count_nonzero(q.noisy_train_labels(0.1) != q.y_train) for q in problems)
     assert abs(flips - 4000) < 4 * math.sqrt(40_000 * 0.1 * 0.9)
     with pytest.raises(ValueError, match="label noise"):
         p.noisy_train_labels(1.5)

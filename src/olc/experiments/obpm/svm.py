@@ -11,9 +11,10 @@ convention).
 [Decision] C is chosen on the training data only: for each C of :data:`C_GRID` the mean
 error of a stratified 3-fold cross-validation on the training file (folds shuffled with the
 run's seed); the C of lowest error (the smaller C on ties) is refitted on the whole training
-file and measured once on the test file. The grid spans the optimum on both data sets
-(measured: 3-fold error is flat to 0.03 points on a9a for C ≥ 0.1, lowest near C = 1 on
-w8a).
+file and measured once on the test file. The grid spans the optimum on both data sets:
+measured (3-fold errors), a9a 15.6, 15.4, 15.2, 15.2, 15.2 % for C = 0.01 … 1 (flat from
+C = 0.1), w8a lowest at C = 1 (1.37 %; C = 3, outside the grid, gives 1.38 % and takes
+liblinear twice as long; on a9a it does not converge in 200,000 iterations).
 """
 from __future__ import annotations
 
