@@ -13,36 +13,44 @@ from ..engine.aggregate import t_interval
 from ..engine.report import verdict
 from ..engine.spec import stream_seed
 from ..engine.transforms import apply_transforms
+from ...data.registry import get_spec
 from . import paper
 from .artificial import FAMILIES, select
 from .claims import CLAIMS
-from .data import NOISE_LEVELS
+from .data import (DIMENSION, DRIFT_DIGITS, DRIFT_EXAMPLES, MARGIN, NOISE_LEVELS,
+                   drift_probabilities)
+from .svm import C_GRID, FOLDS
 from .tables import DATASET_NAMES, _params
 
-DECISIONS = [
-    "Instances of §4.1: uniform on the unit sphere of R^100 (β = 1, so the Perceptron's "
-    "bound is the paper's 400), kept when |u·x|/‖u‖ ≥ 0.05; u uniform on {−1, 0, +1}^100; "
-    "test sample of the same distribution, 10,000 examples (the paper gives neither).",
-    "Label noise flips each training label with probability e (test labels clean); the "
-    "flips of the three noise levels share one uniform draw per example (paired runs).",
-    "Parameters chosen by the lowest mean training error of the final hypothesis over the "
-    "Monte Carlo runs (ties: larger mean training margin, then grid order); OBPM among "
-    "N ∈ {100, 200}.",
-    "Margin γ_z(w̃_T) = min_i y_i(w̃_T·x_i)/‖w̃_T‖ on the training sample (the paper's z), "
-    "last weights (artificial data: no bias).",
-    "ALMA(B, C) of the paper = Gentile's ALMA₂ with update margin ρ_k = B/√k and step "
-    "C/√k (the paper's δ is not reported; olc: alma2(alpha=0.5, B=2B, C)).",
-    "MNIST drift: digits 1 → 2 → 3 (the paper's labels l = 1, 2, 3), the first 1,000 "
-    "test digits scaled to β = 1, permuted per trial; each example labelled +1 iff its "
-    "digit is the positive digit drawn for its position by the pseudo-code as printed.",
-    "Bias as an extra attribute +1 (footnote 4) for every learner on MNIST, Adult and "
-    "Web; Adult and Web used as encoded (0/1), not rescaled.",
-    "Table 2: each trial is one permutation of the training sequence; the three epochs "
-    "repeat it; test error of the last weights after each epoch.",
-    "SVM: LinearSVC (hinge loss), C from {0.01, 0.03, 0.1, 0.3, 1} by 3-fold "
-    "cross-validation on the training file.",
-    "OBPM's Bernoulli draws are seeded per trial (engine learner seed).",
-]
+def decisions(options):
+    """The decisions taken where the paper is silent (each documented and tested in its
+    module), with this run's settings."""
+    return [
+        f"Instances of §4.1: uniform on the unit sphere of R^{DIMENSION} (β = 1, so the "
+        f"Perceptron's bound (β/m)² is {round((1 / MARGIN) ** 2)}, as the paper says), kept "
+        f"when |u·x|/‖u‖ ≥ {MARGIN}; u uniform on {{−1, 0, +1}}^{DIMENSION}; test sample of "
+        f"the same distribution, {options['test_size']:,} examples (the paper gives neither).",
+        "Label noise flips each training label with probability e (test labels clean); the "
+        "flips of the three noise levels share one uniform draw per example (paired runs).",
+        "Parameters chosen by the lowest mean training error of the final hypothesis over "
+        "the Monte Carlo runs (ties: larger mean training margin, then grid order); OBPM "
+        "among N ∈ {100, 200}.",
+        "Margin γ_z(w̃_T) = min_i y_i(w̃_T·x_i)/‖w̃_T‖ on the training sample (the paper's "
+        "z), last weights (artificial data: no bias).",
+        "ALMA(B, C) of the paper = Gentile's ALMA₂ with update margin ρ_k = B/√k and step "
+        "C/√k (the paper's δ is not reported; olc: alma2(alpha=0.5, B=2B, C)).",
+        f"MNIST drift: digits {' → '.join(map(str, DRIFT_DIGITS))} (the paper's labels "
+        f"l = 1, 2, 3), the first {DRIFT_EXAMPLES:,} test digits scaled to β = 1, permuted "
+        "per trial; each example labelled +1 iff its digit is the positive digit drawn for "
+        "its position by the pseudo-code as printed.",
+        "Bias as an extra attribute +1 (footnote 4) for every learner on MNIST, Adult and "
+        "Web; Adult and Web used as encoded (0/1), not rescaled.",
+        "Table 2: each trial is one permutation of the training sequence; the three epochs "
+        "repeat it; test error of the last weights after each epoch.",
+        f"SVM: LinearSVC (hinge loss), C from {{{', '.join(f'{c:g}' for c in C_GRID)}}} by "
+        f"{FOLDS}-fold cross-validation on the training file.",
+        "OBPM's Bernoulli draws are seeded per trial (engine learner seed).",
+    ]
 
 
 def _disjoint(ours_mean, ours_half, paper_mean, paper_half):
@@ -85,25 +93,41 @@ def differences(outcome):
     return lines
 
 
-WHY = [
-    "What differs in the setup, whatever the numbers: the paper does not give §4.1's "
-    "instance distribution or test size (ours: module `data`), nor ALMA's δ; our Web test "
-    "file has 14,951 rows where the paper's has 21,489 (so its Web test errors are on "
-    "another sample); the paper's C code and random draws are not available; C. Elegans is "
-    "not obtainable; Table 2's ALMA epoch-3 row is missing from our copy of the paper.",
-    "The paper's Figures 1–3 are available to us only as captions (no plotted values), so "
-    "the figures are compared through the claims above, not point by point.",
-    "Figure 2's stream is our reading of §4.2 (the digits 1 → 2 → 3 as the labels l, a "
-    "fixed set of 1,000 examples labelled by the positive digit drawn for each position, "
-    "the pseudo-code's thresholds as printed — under which 10 % of the positive class is "
-    "still digit 2 at t = T, where the text says all are digit 3 by t = 900); the paper's "
-    "own construction may differ in any of these.",
-    "Figure 3 in the file's order: LIBSVM's w8a keeps its 1,479 positives in one block "
-    "(rows 741–2219), so online prediction there amounts to following the block with the "
-    "bias and both learners make about ten mistakes in 49,749 examples; the paper's Web "
-    "sequence (Platt's) may have been ordered otherwise. Our random-order variant shows the "
-    "comparison on the same examples.",
-]
+def why(outcome, web_labels=None):
+    """What differs in the setup, with the numbers of this run and of the data files."""
+    w8a_test = get_spec("w8a").n_rows["test"]
+    p1, p2, p3 = drift_probabilities(DRIFT_EXAMPLES)
+    lines = [
+        "What differs in the setup, whatever the numbers: the paper does not give §4.1's "
+        "instance distribution or test size (ours: module `data`), nor ALMA's δ; our Web "
+        f"test file has {w8a_test:,} rows where the paper's has {paper.SIZES['w8a']['test']:,} "
+        "(so our Web test errors are on another sample); the paper's C code and random draws "
+        "are not available; C. Elegans is not obtainable; Table 2's ALMA epoch-3 row is "
+        "missing from our copy of the paper.",
+        "The paper's Figures 1–3 are available to us only as captions (no plotted values), "
+        "so the figures are compared through the claims above, not point by point.",
+        "Figure 2's stream is our reading of §4.2 (the digits as the labels l, a fixed set "
+        "of examples labelled by the positive digit drawn for each position, the "
+        "pseudo-code's thresholds as printed — under which the positive digit is the third "
+        f"with probability {p3[899]:.2f} at t = 900 and {p3[-1]:.2f} at t = T, where the text "
+        "says all positives are the third label by t = 900); the paper's own construction "
+        "may differ in any of these."]
+    if web_labels is not None and outcome.web is not None:
+        pos = np.flatnonzero(np.asarray(web_labels) > 0)
+        block = pos.size and pos[-1] - pos[0] + 1 == pos.size
+        res = outcome.web
+        stream = res.streams()[0]
+        errors = ", ".join(f"{label} {res.mean(stream, label, 'mistakes').mean:.0f}"
+                           for label in res.learners(stream))
+        lines.append(
+            "Figure 3 in the file's order: w8a's training file keeps its "
+            f"{pos.size:,} positives " + (f"in one block (rows {pos[0] + 1}–{pos[-1] + 1})"
+                                          if block else "spread over the file") +
+            f", and in this order the learners make few online mistakes ({errors} in "
+            f"{len(web_labels):,} examples): online prediction amounts to following the "
+            "block with the bias. The paper's Web sequence (Platt's) may have been ordered "
+            "otherwise; our random-order variant compares the learners on the same examples.")
+    return lines
 
 
 def _claims_table(outcome):
@@ -143,7 +167,7 @@ def _curves_in_numbers(outcome):
     return lines
 
 
-def summary_text(outcome, texts, options):
+def summary_text(outcome, texts, options, web_labels=None):
     lines = ["# Harrington et al. 2003, \"Online Bayes Point Machines\", §4 — reproduction "
              "summary", "", paper.CITATION, "",
              "Generated from this run's records (`results.json`, `runs/`); the paper's "
@@ -160,8 +184,9 @@ def summary_text(outcome, texts, options):
               "Cells whose 95 % interval does not overlap the paper's:", ""]
     diff = differences(outcome)
     lines += diff if diff else ["- none."]
-    lines += ["", *[f"- {w}" for w in WHY], "", "## Decisions where the paper is silent", "",
-              *[f"- {d}" for d in DECISIONS], "", "## Not obtainable", "",
+    lines += ["", *[f"- {w}" for w in why(outcome, web_labels)], "",
+              "## Decisions where the paper is silent", "",
+              *[f"- {d}" for d in decisions(options)], "", "## Not obtainable", "",
               f"- C. Elegans (Table 2): {paper.C_ELEGANS_UNAVAILABLE}."]
     return "\n".join(lines) + "\n"
 
@@ -195,8 +220,16 @@ def write_drift_stream(spec, data, out_dir):
 
 def write_report(out_dir, outcome, texts, options, specs, timing, data=None):
     out_dir = Path(out_dir)
+    web_labels = None
+    if data is not None and "figure-3" in specs:
+        spec = specs["figure-3"][0]
+        web_labels = data[spec.name][spec.streams[0].name].y
+        if spec.streams[0].transforms:   # a --limit slice: the rows the stream used
+            web_labels = apply_transforms(data[spec.name][spec.streams[0].name],
+                                          spec.streams[0].transforms,
+                                          np.random.default_rng(0)).y
     files = {"summary": str(write_text(out_dir / "summary.md",
-                                       summary_text(outcome, texts, options))),
+                                       summary_text(outcome, texts, options, web_labels))),
              "timing": str(write_text(out_dir / "timing.md", timing_text(timing)))}
     if data is not None and "figure-2" in specs:
         spec = specs["figure-2"][0]
