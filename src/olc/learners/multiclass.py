@@ -79,10 +79,13 @@ def initial_state(learner, n_features, n_classes):
 def class_learner(learner, c):
     """A shallow copy of a fitted one-vs-rest learner whose state is learner c's (views into
     the stacked state, not copies) and whose classes are (−1, +1): the binary learner "class
-    c vs rest", for code written for one binary state (``_linear_model``, checks)."""
+    c vs rest", with its seed (:func:`class_seed`), for code written for one binary state
+    (``_linear_model``, checks)."""
     view = copy.copy(learner)
     view._vecs, view._ints, view._scal = learner._vecs[c], learner._ints[c], learner._scal[c]
     view.classes_ = np.array([-1, 1])
+    if "seed" in learner.get_params(deep=False):  # what its draws are keyed by
+        view.seed = class_seed(learner.seed, c)
     return view
 
 
