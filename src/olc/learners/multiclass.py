@@ -51,8 +51,8 @@ def class_indices(y, classes):
     known = classes[pos_clipped] == y
     if not np.all(known):
         row = int(np.flatnonzero(~known)[0])
-        raise InputError(f"y[{row}] = {y[row]!r} is not one of the learner's classes "
-                         f"{list(classes)[:20]}")
+        raise InputError(f"y[{row}] = {np.asarray(y[row]).item()!r} is not one of the "
+                         f"learner's classes {classes.tolist()[:20]}")
     return pos_clipped.astype(np.int64)
 
 
@@ -145,7 +145,7 @@ def learn(learner, stream, start, stop, order, out, check):
             "(rows are processed in order).", row, done, _head(out, done))
     if status == OVERFLOW:
         row = int(order[reached])
-        classes = list(stream.classes)
+        classes = stream.classes.tolist()
         # Learners 0..cls−1 updated their state in place on this row; a first call that
         # learned no whole row keeps no state at all.
         partial = (f"the learners of classes {classes[:cls]} learned row {row}, those of "

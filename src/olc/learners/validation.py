@@ -141,7 +141,7 @@ def classifier_classes(labels, where, hint=None, binary=False):
     if classes.size < 2:
         extra = f" ({hint})" if hint else ""
         need = "exactly 2" if binary else "at least 2"
-        raise InputError(f"{where} contains only 1 class {list(classes)}; {need} classes "
+        raise InputError(f"{where} contains only 1 class {classes.tolist()}; {need} classes "
                          f"are needed{extra}")
     return classes
 
