@@ -388,8 +388,8 @@ class OnlineLinearClassifier(OnlineLinearModel):
         if classes is not None:
             classes = classifier_classes(classes, "classes")
             if hasattr(self, "classes_") and not np.array_equal(classes, self.classes_):
-                raise InputError(f"classes={list(classes)} differs from the classes given "
-                                 f"before, {list(self.classes_)}")
+                raise InputError(f"classes={classes.tolist()} differs from the classes "
+                                 f"given before, {np.asarray(self.classes_).tolist()}")
             return classes
         if hasattr(self, "classes_"):
             return self.classes_
