@@ -401,7 +401,8 @@ class OnlineLinearClassifier(OnlineLinearModel):
         if classes.size == 2:
             return as_binary_labels(y, classes), classes
         if self._ovr_refusal:
-            raise InputError(f"{type(self).__name__} cannot learn {classes.size} classes "
+            raise InputError(f"Only binary classification is supported. "
+                             f"{type(self).__name__} cannot learn {classes.size} classes "
                              f"one-vs-rest: {self._ovr_refusal}")
         return multiclass.class_indices(y, classes), classes
 
