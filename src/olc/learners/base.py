@@ -161,6 +161,11 @@ class OnlineLinearModel(OnlineEstimator):
     def _is_initialised(self):
         return hasattr(self, "_vecs") and hasattr(self, "n_steps_")
 
+    def _class_learner(self, c):
+        """The learner whose state is one binary state: itself (a one-vs-rest classifier
+        returns class c's learner)."""
+        return self
+
     def __sklearn_is_fitted__(self):
         # scikit-learn's check_is_fitted would otherwise take any attribute ending in "_"
         # for a fitted one, including hyper-parameters such as ``lambda_``.
