@@ -144,3 +144,24 @@ def test_classes_given_first_may_include_unseen_ones():
     assert np.all(model.coef_[2] <= np.inf)  # class 2 learned "rest" on every row
     ref = olc.make("pa").partial_fit(X, [-1, -1, -1, -1], classes=[-1, 1])
     np.testing.assert_array_equal(model.coef_[2], ref.coef_[0])
+
+
+def test_olc_run_on_a_multiclass_svmlight_file(tmp_path):
+    """The CLI's run: mistakes and error rate over K classes; τ and γ̄ (binary notions) are
+    not reported."""
+    import json
+
+    from sklearn.datasets import dump_svmlight_file
+    from typer.testing import CliRunner
+
+    from olc.cli import app
+
+    X, y = _iris()
+    dump_svmlight_file(X, y, str(tmp_path / "iris.svm"), zero_based=False)
+    res = CliRunner().invoke(app, ["run", "pa-i", "--data", str(tmp_path / "iris.svm"),
+                                   "--json"])
+    assert res.exit_code == 0, res.output
+    summary = json.loads(res.stdout)
+    replay = olc.progressive(olc.make("pa-i"), X, y)
+    assert summary["mistakes"] == replay.mistakes
+    assert summary["tau"] is None and summary["final_margin"] is None
