@@ -210,16 +210,19 @@ def warmup_cmd(
                                  help="Print one JSON record per family instead."),
     n_jobs: int = typer.Option(1, "--n-jobs", min=1,
                                help="Compile families in this many processes at once."),
+    multiclass: bool = typer.Option(False, "--multiclass",
+                                    help="Also the one-vs-rest loops (K ≥ 3 classes); "
+                                         "implied by --all."),
 ):
     """Compile ahead of time (dense and CSR rows) the compiled code of the named learners, or
-    of all (--all), into numba's disk cache: for images and CI."""
+    of all (--all, one-vs-rest loops included), into numba's disk cache: for images and CI."""
     if bool(names) == all_:
         _fail("name the learners to warm up, or pass --all (not both)")
     names = [e.name for e in algorithms()] if all_ else names
     from .warmup import warmup
 
     try:
-        report = warmup(names, n_jobs=n_jobs)
+        report = warmup(names, n_jobs=n_jobs, multiclass=multiclass or all_)
     except UnknownAlgorithmError as exc:
         _fail(exc)
     if as_json:

@@ -7,6 +7,7 @@ report (JSON, figure). The command ``olc compare`` is a thin wrapper around
 import ast
 from pathlib import Path
 
+import numpy as np
 
 from .evaluate import final_margin, progressive
 from .learners.registry import info, make
@@ -60,14 +61,16 @@ def run_one(name, params, X, y, passes=1, seed=None, track_tau=True):
     summary has the squared/absolute error sums and means instead (``ProgressiveResult``)."""
     learner = make(name, **params)
     regression = info(name).kind == "regressor"
+    # τ and γ̄ are binary notions: K ≥ 3 classes (one-vs-rest) report None for both
+    binary = not regression and np.unique(np.asarray(y)).size <= 2
     result = progressive(learner, X, y, passes=passes, shuffle_seed=seed,
-                         tau_on="data" if track_tau and not regression else None)
+                         tau_on="data" if track_tau and binary else None)
     summary = result.summary()
     if regression:
         summary.update(params=params, error_rate=None, final_margin=None)
     else:
         summary.update(params=params, error_rate=result.mistakes / result.n_steps,
-                       final_margin=final_margin(learner, X, y))
+                       final_margin=final_margin(learner, X, y) if binary else None)
     if not track_tau:
         summary["tau"] = None
     return summary, learner, result
@@ -88,9 +91,11 @@ def run_one_streamed(name, params, path, chunk_rows=10_000, progress=None):
     if result.kind == "regressor":
         summary.update(error_rate=None, final_margin=None)
     else:
+        binary = len(learner.classes_) <= 2  # γ̄ is a binary notion
         summary.update(error_rate=result.mistakes / max(result.n_steps, 1),
                        final_margin=streamed_final_margin(learner, iter_svmlight_chunks(
-                           path, chunk_rows, n_features=learner.n_features_in_)))
+                           path, chunk_rows, n_features=learner.n_features_in_))
+                       if binary else None)
     summary["data"] = {"name": Path(path).name, "rows": result.n_steps,
                        "features": int(learner.n_features_in_), "sparse": True,
                        "labels": result.labels, "streamed": True, "chunk_rows": chunk_rows}

@@ -10,7 +10,10 @@ Format ``olc-learner/2`` (written by :func:`save`):
   :meth:`~olc._compiled.layout.Layout.describe`); fitted learners add ``n_features_in``,
   ``n_steps``, ``n_updates``.
 - fitted learners: ``vecs`` (float64, 2-D), ``ints`` (int64), ``scal`` (float64, 1-D), and
-  for classifiers ``classes`` (the two labels, numbers or strings).
+  for classifiers ``classes`` (the sorted labels, numbers or strings). A one-vs-rest
+  classifier (K ≥ 3 classes, ``olc.learners.multiclass``) stores its K binary states stacked:
+  ``vecs`` 3-D, ``ints`` and ``scal`` with one more leading axis of length K, each class's
+  state checked as a binary learner's.
 
 :func:`load` checks every field (presence, type, dtype, shape against the layout and the
 learner's own initial state, finiteness, class count, kind, the layout fingerprint, the
@@ -41,6 +44,16 @@ _STATE = ("vecs", "ints", "scal")
 
 class PersistenceError(ValueError):
     pass
+
+
+class _ClassChecker:
+    """A checker whose field names say which class's learner they belong to."""
+
+    def __init__(self, check, label):
+        self.path, self._check, self._label = check.path, check, label
+
+    def fail(self, field, expected, found=None):
+        self._check.fail(f"{field} of the learner of class {self._label!r}", expected, found)
 
 
 # -- save ------------------------------------------------------------------------------------
@@ -329,18 +342,38 @@ def _check_state(check, learner, n_features, vecs, ints, scal):
     return vecs, ints, scal
 
 
+def _check_ovr_state(check, learner, n_features, classes, vecs, ints, scal):
+    """The stacked states of a one-vs-rest classifier: K = len(classes) along a first axis,
+    each class's state checked as a binary learner's (``_check_state``)."""
+    if learner._ovr_refusal:
+        check.fail("classes", f"2 labels ({type(learner).__name__} cannot learn more: "
+                   f"{learner._ovr_refusal})", f"{len(classes)}")
+    n_classes = len(classes)
+    vecs = _as(check, "vecs", vecs, "f", 3)
+    ints = _as(check, "ints", ints, "i", np.ndim(learner._initial_ints(1)) + 1)
+    scal = _as(check, "scal", scal, "f", 2)
+    for name, array in (("vecs", vecs), ("ints", ints), ("scal", scal)):
+        if array.shape[0] != n_classes:
+            check.fail(name, f"{n_classes} class states along the first axis (one per class)",
+                       f"shape {array.shape}")
+    for c in range(n_classes):
+        _check_state(_ClassChecker(check, classes[c].item()), learner, n_features, vecs[c],
+                     ints[c], scal[c])
+    return vecs, ints, scal
+
+
 def _check_classes(check, entry, arrays):
     if entry.kind == "regressor":
         return None
     classes = arrays["classes"]
-    if classes.ndim != 1 or classes.shape[0] != 2:
-        check.fail("classes", "the 2 labels of a binary classifier", f"shape {classes.shape}")
+    if classes.ndim != 1 or classes.shape[0] < 2:
+        check.fail("classes", "the labels of a classifier (at least 2)", f"shape {classes.shape}")
     if classes.dtype.kind not in "biufU":
         check.fail("classes", "numbers or strings", f"dtype {classes.dtype}")
     if classes.dtype.kind == "f" and not np.isfinite(classes).all():
         check.fail("classes", "finite labels", classes.tolist())
-    if not classes[0] < classes[1]:
-        check.fail("classes", "two distinct labels in sorted order", classes.tolist())
+    if not np.all(classes[:-1] < classes[1:]):
+        check.fail("classes", "distinct labels in sorted order", classes.tolist()[:20])
     return classes
 
 
@@ -376,8 +409,14 @@ def load(path):
         arrays["vecs"], arrays["ints"], arrays["scal"] = _upgrade_v1(check, learner, arrays)
         if arrays["ints"] is None:
             arrays["ints"] = learner._initial_ints(n_features)  # no integer state
-    vecs, ints, scal = _check_state(check, learner, n_features, arrays["vecs"],
-                                    arrays["ints"], arrays["scal"])
+    if classes is not None and len(classes) > 2:
+        if legacy:
+            check.fail("classes", "2 labels (olc 0.1.0 files are binary)", len(classes))
+        vecs, ints, scal = _check_ovr_state(check, learner, n_features, classes,
+                                            arrays["vecs"], arrays["ints"], arrays["scal"])
+    else:
+        vecs, ints, scal = _check_state(check, learner, n_features, arrays["vecs"],
+                                        arrays["ints"], arrays["scal"])
     learner._vecs, learner._ints, learner._scal = vecs, ints, scal
     if classes is not None:
         learner.classes_ = classes

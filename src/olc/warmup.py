@@ -4,7 +4,9 @@ CI, so that a later first run starts at once.
 
 Each learner is fitted, then asked for decision values, on a tiny synthetic stream in its
 input domain, once as a dense array and once as CSR: that calls every entry point of its
-family's loops (``run_dense``, ``score_dense``, ``run_csr``, ``score_csr``). When River is
+family's loops (``run_dense``, ``score_dense``, ``run_csr``, ``score_csr``). With
+``multiclass`` (``olc warmup --all``), classifiers are also fitted on three classes, which
+compiles the family's one-vs-rest loops (``families.OVR_ENTRY_POINTS``). When River is
 installed, the family's one-example entry points (``olc.river``: ``_compiled/one_row.py``)
 are compiled too, for the learner's state types.
 """
@@ -41,14 +43,22 @@ def _tiny_stream(learner, kind, seed=0, n=12, d=4):
     return X, y
 
 
-def _exercise(name):
+def _exercise(name, multiclass=False):
+    import numpy as np
     import scipy.sparse as sp
 
-    X, y = _tiny_stream(make(name), info(name).kind)
+    learner = make(name)
+    X, y = _tiny_stream(learner, info(name).kind)
+    targets = [y]
+    if multiclass and info(name).kind == "classifier" and learner._ovr_refusal is None:
+        three = np.where(y > 0, 1, 0) + (X[:, -1] > 0)  # labels 0, 1, 2
+        three[:3] = [0, 1, 2]
+        targets.append(three)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # e.g. OMM's non-separable warning: not the point here
-        for rows in (X, sp.csr_matrix(X)):
-            make(name).fit(rows, y).predict(rows)
+        for labels in targets:
+            for rows in (X, sp.csr_matrix(X)):
+                make(name).fit(rows, labels).predict(rows)
     if _river_installed():
         _compile_one_row(make(name))
 
@@ -78,19 +88,20 @@ def family_of_learner(name):
     return family_of(make(name)._rule).name
 
 
-def _warm_family(family, members):
+def _warm_family(family, members, multiclass=False):
     from ._compiled.families import compile_seconds
 
     before = compile_seconds().get(family, 0.0)
     start = time.perf_counter()
     for name in members:
-        _exercise(name)
+        _exercise(name, multiclass)
     return FamilyWarmup(family, members, compile_seconds().get(family, 0.0) - before,
                         time.perf_counter() - start)
 
 
-def warmup(names, n_jobs=1):
-    """Compile the families of the learners ``names`` (dense and CSR); returns one
+def warmup(names, n_jobs=1, multiclass=False):
+    """Compile the families of the learners ``names`` (dense and CSR; with ``multiclass``,
+    the one-vs-rest loops of classifiers too); returns one
     :class:`FamilyWarmup` per family, in the order of first use. Unknown names raise
     ``UnknownAlgorithmError`` before anything is compiled.
 
@@ -105,11 +116,12 @@ def warmup(names, n_jobs=1):
     for name in dict.fromkeys(names):
         by_family.setdefault(family_of_learner(name), []).append(name)
     if n_jobs == 1 or len(by_family) == 1:
-        return [_warm_family(family, members) for family, members in by_family.items()]
+        return [_warm_family(family, members, multiclass)
+                for family, members in by_family.items()]
     from joblib import Parallel, delayed
 
     longest_first = sorted(by_family, key=lambda f: -ESTIMATED_SECONDS.get(f, 20))
-    done = Parallel(n_jobs=n_jobs)(delayed(_warm_family)(f, by_family[f])
+    done = Parallel(n_jobs=n_jobs)(delayed(_warm_family)(f, by_family[f], multiclass)
                                    for f in longest_first)
     by_name = {row.family: row for row in done}
     return [by_name[family] for family in by_family]

@@ -53,3 +53,23 @@ def test_warmup_in_parallel_processes_fills_the_shared_disk_cache():
     for family in ("experts", "linear"):
         for entry in families.ENTRY_POINTS:
             assert families.is_cached(family, entry), (family, entry)
+
+
+def test_warmup_multiclass_compiles_the_one_vs_rest_loops():
+    res = runner.invoke(app, ["warmup", "perceptron", "--multiclass"])
+    assert res.exit_code == 0, res.output
+    assert "linear" in families._loaded_ovr
+    for entry in families.OVR_ENTRY_POINTS:
+        assert families.is_cached("linear", entry), entry
+
+
+def test_binary_learning_does_not_load_the_one_vs_rest_loops():
+    import subprocess
+    import sys
+
+    code = ("import numpy as np, olc; from olc._compiled import families; "
+            "olc.make('pa').fit(np.eye(3), [0, 1, 1]).predict(np.eye(3)); "
+            "print(sorted(families._loaded), sorted(families._loaded_ovr))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "['linear'] []"

@@ -57,3 +57,18 @@ def test_the_closure_walks_relative_imports():
     # An independent fact: the margin dispatcher reaches ROMMA, and ROMMA the scaled kernel.
     closure = _closure("rules/margin.py")
     assert {"rules/romma.py", "scaled.py", "kernels.py", "layouts/margin.py"} <= closure
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_ovr_fingerprint_covers_every_imported_compiled_file(family):
+    """The one-vs-rest loops (``loops_ovr.py``) are cached by ``ovr_fingerprint``: the
+    family's sources, the core and ``loops_ovr.py`` itself."""
+    from olc._compiled.families import OVR_SOURCES, fingerprint, ovr_fingerprint
+
+    spec = FAMILIES[family]
+    module = spec.module.replace(".", "/") + ".py"
+    needed = (_closure(module) | _closure("loops_ovr.py")) - {"families.py"}
+    listed = set(CORE_SOURCES) | set(spec.sources) | set(OVR_SOURCES)
+    assert needed - listed == set(), f"{family}: add these to its sources"
+    assert "loops_ovr.py" in needed
+    assert ovr_fingerprint(family) != fingerprint(family)

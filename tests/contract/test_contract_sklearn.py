@@ -17,9 +17,10 @@ import olc
 
 from ._support import ALGORITHMS
 
-#: name -> {check name: reason it cannot pass}. Every olc learner is a binary linear classifier
-#: that takes dense and CSR input, which the checks support through the estimator tags
-#: (multi_class=False, sparse=True); the exceptions below are by design.
+#: name -> {check name: reason it cannot pass}. Every olc classifier is linear, multiclass
+#: by one-vs-rest (K ≥ 3 classes; n-OMM, whose state grows, is binary only), and takes dense
+#: and CSR input, which the checks see through the estimator tags (multi_class, sparse=True);
+#: the exceptions below are by design.
 EXPECTED_FAILED: dict[str, dict[str, str]] = {name: {} for name in ALGORITHMS}
 EXPECTED_FAILED["n-omm"] = {
     "check_classifiers_train": "n-OMM solves the max-margin problem of all stored points "

@@ -63,9 +63,9 @@ def test_values_that_are_numbers_are_taken():
 def test_a_label_outside_the_two_classes(label):
     model = _trained()
     _unchanged(model, lambda: model.learn_one({"a": 1.0}, label),
-               r"label .* is not one of this classifier's two classes \(False, True\); olc's "
-               r"learners are binary \(multiclass is not in olc yet\): declare the two labels "
-               r"with classes=\(a, b\)")
+               r"label .* is not one of this classifier's two classes \(False, True\); "
+               r"olc.river's classifiers are binary: declare the two labels with "
+               r"classes=\(a, b\)")
 
 
 def test_other_labels_are_declared():

@@ -31,8 +31,16 @@ from .rule_ids import CORE_SOURCES, FAMILIES, family_of
 _HERE = Path(__file__).parent
 _CORE_MODULES = ("kernels", "random", "scaled")
 ENTRY_POINTS = ("run_dense", "run_csr", "score_dense", "score_csr")
+# The one-vs-rest loops (``loops_ovr.py``), compiled only when a multiclass learner of the
+# family is first used (``load_ovr``), cached apart from the binary loops.
+OVR_ENTRY_POINTS = ("run_dense_ovr", "run_csr_ovr", "score_dense_ovr", "score_csr_ovr")
+OVR_SOURCES = ("loops_ovr.py",)
 _ENTRY_LAYOUT = {"run_dense": "dense rows", "score_dense": "dense rows",
-                 "run_csr": "sparse rows", "score_csr": "sparse rows"}
+                 "run_csr": "sparse rows", "score_csr": "sparse rows",
+                 "run_dense_ovr": "dense rows, one-vs-rest",
+                 "score_dense_ovr": "dense rows, one-vs-rest",
+                 "run_csr_ovr": "sparse rows, one-vs-rest",
+                 "score_csr_ovr": "sparse rows, one-vs-rest"}
 
 # Cold compile of both layouts, measured with `olc warmup --all` on the 2-core reference
 # machine (docs/architecture.md); the notice quotes the layout's half.
@@ -43,6 +51,7 @@ ESTIMATED_SECONDS = {  # measured 2026-11-23, after the NRT-free loops and the C
 
 _lock = threading.RLock()
 _loaded = {}          # family name -> loops module instance
+_loaded_ovr = {}      # family name -> one-vs-rest loops module instance
 _loading = None       # the Family whose loops module is executing (read by loops.py)
 _entry_family = {}    # id(dispatcher) -> (family name, entry name)
 _compile_seconds = {}  # family name -> seconds spent compiling in this process
@@ -80,6 +89,17 @@ def cache_dir(family):
     return cache_root() / f"{family}-{fingerprint(family)}"
 
 
+def ovr_fingerprint(family):
+    """Hash of every compiled source file ``family``'s one-vs-rest loops depend on (the
+    family's own, plus ``loops_ovr.py``): an edit of ``loops_ovr.py`` leaves the binary
+    loops' cache alone."""
+    return _fingerprint(CORE_SOURCES + FAMILIES[family].sources + OVR_SOURCES)
+
+
+def ovr_cache_dir(family):
+    return cache_root() / f"{family}-ovr-{ovr_fingerprint(family)}"
+
+
 def _ensure_core():
     global _core_ready
     if _core_ready:
@@ -102,7 +122,6 @@ def loading():
 
 def load(family):
     """The compiled loops module of ``family`` (a name), importing and caching it once."""
-    global _loading
     module = _loaded.get(family)
     if module is not None:
         return module
@@ -117,22 +136,56 @@ def load(family):
             name = f"{__package__}." + rel[:-3].replace("/", ".")
             importlib.import_module(name)
             caching.enable_cache(name, directory)
-        template = importlib.util.find_spec(f"{__package__}.loops")
         instance_name = f"{__package__}._loops_{family}"
-        instance_spec = importlib.util.spec_from_file_location(instance_name, template.origin)
-        module = importlib.util.module_from_spec(instance_spec)
-        _loading = spec
-        try:
-            module.family_step, module.family_score = rules.family_step, rules.family_score
-            instance_spec.loader.exec_module(module)
-        finally:
-            _loading = None
-        sys.modules[instance_name] = module
+        module = _execute_template("loops", instance_name, spec, rules)
         caching.enable_cache(instance_name, directory)
         for entry in ENTRY_POINTS:
             _entry_family[id(getattr(module, entry))] = (family, entry)
         _loaded[family] = module
         return module
+
+
+def _execute_template(template, instance_name, spec, rules):
+    """Execute the loop template ``template`` (a module name in this package) as the module
+    ``instance_name`` with the family's rule dispatchers bound (under ``_lock``)."""
+    global _loading
+    origin = importlib.util.find_spec(f"{__package__}.{template}").origin
+    instance_spec = importlib.util.spec_from_file_location(instance_name, origin)
+    module = importlib.util.module_from_spec(instance_spec)
+    _loading = spec
+    try:
+        module.family_step, module.family_score = rules.family_step, rules.family_score
+        instance_spec.loader.exec_module(module)
+    finally:
+        _loading = None
+    sys.modules[instance_name] = module
+    return module
+
+
+def load_ovr(family):
+    """The compiled one-vs-rest loops module of ``family`` (``loops_ovr.py``), loaded on the
+    first multiclass use of the family and cached in its own folder (``ovr_cache_dir``)."""
+    module = _loaded_ovr.get(family)
+    if module is not None:
+        return module
+    with _lock:
+        if family in _loaded_ovr:
+            return _loaded_ovr[family]
+        load(family)  # the rule modules, their caches and the core (compiles nothing)
+        spec = FAMILIES[family]
+        rules = importlib.import_module(f"{__package__}.{spec.module}")
+        instance_name = f"{__package__}._loops_ovr_{family}"
+        module = _execute_template("loops_ovr", instance_name, spec, rules)
+        caching.enable_cache(instance_name, ovr_cache_dir(family))
+        for entry in OVR_ENTRY_POINTS:
+            _entry_family[id(getattr(module, entry))] = (family, entry)
+        _loaded_ovr[family] = module
+        return module
+
+
+def ovr_loops_for(rule):
+    """The compiled one-vs-rest loops module of the family that holds ``rule``."""
+    return load_ovr(family_of(rule).name)
 
 
 def loops_for(rule):
@@ -149,8 +202,10 @@ def ensure_cached(family):
 def is_cached(family, entry="run_dense"):
     """Whether ``family``'s ``entry`` loop is in the disk cache (an index file exists): a
     cheap look before importing numba, so a command can announce a compile at once."""
-    directory = cache_dir(family)
-    return directory.is_dir() and any(directory.glob(f"**/loops.{entry}-*.nbi"))
+    ovr = entry in OVR_ENTRY_POINTS
+    directory = ovr_cache_dir(family) if ovr else cache_dir(family)
+    template = "loops_ovr" if ovr else "loops"
+    return directory.is_dir() and any(directory.glob(f"**/{template}.{entry}-*.nbi"))
 
 
 def announce(families, sparse=False):

@@ -47,6 +47,9 @@ def final_margin(classifier, X, y):
         scores = (X @ w) + b
         y_pm = np.asarray(y, dtype=np.float64)
     else:
+        if len(classifier.classes_) > 2:
+            raise ValueError(f"the margin γ̄ is defined for binary classifiers; this one has "
+                             f"{len(classifier.classes_)} classes (one-vs-rest)")
         w = np.asarray(classifier.coef_, dtype=np.float64).ravel()
         scores = classifier.decision_function(X)
         y = np.asarray(y)

@@ -12,6 +12,7 @@ import scipy.sparse as sp
 
 from ..learners.base import StepRecord
 from ..learners.estimator import clone, is_regressor
+from ..learners.multiclass import new_record
 from ..learners.registry import name_of
 from ..progress import LazyProgress
 from .metrics import (absolute_error, cumulative_error_rate, cumulative_mean_squared_error,
@@ -41,8 +42,9 @@ class ProgressiveResult:
     """
 
     algorithm: str
-    y: np.ndarray          # true labels as ±1 (int8); regressors: the targets (float64)
-    pred: np.ndarray       # prediction before the update (±1, int8)
+    y: np.ndarray          # true labels as ±1 (int8); K ≥ 3 classes: class index (int32);
+    #                        regressors: the targets (float64)
+    pred: np.ndarray       # prediction before the update (±1, int8; K ≥ 3: class index)
     score: np.ndarray      # raw decision value w·x + b (regressors: the prediction ŷ)
     updated: np.ndarray    # bool
     aux: np.ndarray        # rule-specific per-step value (OMM: predicted margin γ_t)
@@ -113,7 +115,8 @@ def progressive(learner, X, y=None, passes=1, shuffle_seed=None, classes=None, t
     learner : an olc learner (trained in place: pass ``sklearn.base.clone(learner)`` to keep
         the original untouched).
     X, y : dense array (or anything ``fit`` takes: lists of rows, ...) or sparse matrix, and
-        labels (any two values) — or, for a regressor, real-valued targets (the result then reports squared/absolute errors, not mistakes).
+        labels (any two values; K ≥ 3 values: one-vs-rest, the record's ``pred`` and ``y``
+        are then class indices and a mistake is a predicted class ≠ the true one) — or, for a regressor, real-valued targets (the result then reports squared/absolute errors, not mistakes).
     passes : number of passes over the data.
     shuffle_seed : None — every pass in the data's order; an int — every pass in a fresh
         permutation drawn from ``numpy.random.default_rng(shuffle_seed)``.
@@ -175,8 +178,8 @@ def progressive(learner, X, y=None, passes=1, shuffle_seed=None, classes=None, t
                                       else tau_on, stream)
     rng = np.random.default_rng(shuffle_seed) if shuffle_seed is not None else None
     total = n * passes
-    record = StepRecord(np.empty(total, np.int8), np.empty(total), np.empty(total, np.bool_),
-                        np.empty(total))
+    # pred: ±1 as int8 for two classes; a class index (int32) for K ≥ 3 (one-vs-rest)
+    record = new_record(total, 2 if regression else len(stream.classes))
     orders = np.empty(total, dtype=np.int64)
     algorithm = name_of(learner)
     bar = LazyProgress(total, algorithm, delay=0.0 if progress else 1.0,
@@ -205,7 +208,7 @@ def progressive(learner, X, y=None, passes=1, shuffle_seed=None, classes=None, t
         bar.close()
     # In the data's order (one pass, no permutation) the targets need no gather.
     y_run = stream.y if rng is None and passes == 1 else stream.y[orders]
-    y_pm = y_run.copy() if regression else y_run.astype(np.int8)
+    y_pm = y_run.copy() if regression else y_run.astype(record.pred.dtype)
     return ProgressiveResult(
         algorithm=algorithm,
         y=y_pm,

@@ -102,6 +102,9 @@ def _accumulate(result, targets, record, regression, y):
 def streamed_final_margin(classifier, chunks):
     """γ̄ = min_t y_t(w·x_t + b)/‖w‖ over a chunked data set (one more pass; None when not
     positive), as :func:`~olc.evaluate.final_margin` on the whole set."""
+    if len(classifier.classes_) > 2:
+        raise ValueError(f"the margin γ̄ is defined for binary classifiers; this one has "
+                         f"{len(classifier.classes_)} classes (one-vs-rest)")
     w = np.asarray(classifier.coef_, dtype=np.float64).ravel()
     norm = float(np.linalg.norm(w))
     if norm == 0.0:

@@ -8,6 +8,7 @@ reports are shared (``olc.experiments.engine``; the helper
 outputs).
 """
 REPRODUCTIONS = {
+    "obpm": "olc.experiments.obpm.command:command",
     "omm-adult": "olc.experiments.omm_adult.command:command",
     "shen-dietterich": "olc.experiments.shen_dietterich.command:command",
     "textbook": "olc.experiments.textbook.command:command",

@@ -18,12 +18,13 @@ import scipy.sparse as sp
 from .._compiled.driver import NO_INTS, LoopInput, decision_values, run_online
 from .._compiled.status import BAD_ROW, OVERFLOW
 from .estimator import NotFittedError, OnlineEstimator, ParameterError, not_fitted_error
+from . import multiclass
 from .features_in import record_features, validate_features
 from .validation import (
     InputError,
     StreamStoppedError,
     as_binary_labels,
-    binary_classes,
+    classifier_classes,
     check_nonempty,
     describe_bad_row,
 )
@@ -36,6 +37,9 @@ class StepRecord:
 
     pred: prediction before the update (±1, int8); score: raw decision value w·x + b;
     updated: whether the rule updated; aux: the rule's per-step extra (OMM: γ_t, else 0);
+    with K ≥ 3 classes (one-vs-rest, ``multiclass``): pred is the predicted class index
+    (int32), score its learner's value, updated whether any class's learner updated, aux how
+    many did;
     tau: 1-based step at which the classifier first had positive margin on the check set
     (-1: not reached or not checked).
 
@@ -157,6 +161,11 @@ class OnlineLinearModel(OnlineEstimator):
     def _is_initialised(self):
         return hasattr(self, "_vecs") and hasattr(self, "n_steps_")
 
+    def _class_learner(self, c):
+        """The learner whose state is one binary state: itself (a one-vs-rest classifier
+        returns class c's learner)."""
+        return self
+
     def __sklearn_is_fitted__(self):
         # scikit-learn's check_is_fitted would otherwise take any attribute ending in "_"
         # for a fitted one, including hyper-parameters such as ``lambda_``.
@@ -251,6 +260,8 @@ class OnlineLinearModel(OnlineEstimator):
         """Learn positions ``start..stop-1`` of ``stream`` taken in ``order`` (row indices;
         default: the stream's own order), writing the record into ``out`` (a StepRecord with
         arrays of length stop − start) or a new one. ``check``: from :meth:`prepare_check`."""
+        if stream.classes is not None and len(stream.classes) > 2:
+            return multiclass.learn(self, stream, start, stop, order, out, check)
         stop = stream.n_rows if stop is None else stop
         if order is None:
             order = np.arange(stream.n_rows, dtype=np.int64)
@@ -351,11 +362,27 @@ class OnlineLinearModel(OnlineEstimator):
 
 
 class OnlineLinearClassifier(OnlineLinearModel):
-    """Base class of the binary classifiers: subclasses set ``_rule``, ``_n_vectors`` and
+    """Base class of the classifiers: subclasses set ``_rule``, ``_n_vectors`` and
     implement ``_hyperparameters`` (validated hyper-parameters as a float64 array) and
-    ``_linear_model`` (coef, intercept)."""
+    ``_linear_model`` (coef, intercept).
+
+    Two classes: one binary learner (``classes_[0]`` ↦ −1, ``classes_[1]`` ↦ +1). K ≥ 3
+    classes: one-vs-rest, K binary learners in one compiled pass (``multiclass``); the state
+    arrays gain a first axis of length K, ``decision_function`` is (n, K), ``predict`` its
+    argmax, ``coef_`` (K, d). A rule that cannot run one-vs-rest says why in
+    ``_ovr_refusal``."""
 
     _estimator_type = "classifier"
+    _ovr_refusal = None  # a reason, for a rule that cannot run one-vs-rest
+
+    def _is_multiclass(self):
+        """Whether the fitted learner is one-vs-rest (K ≥ 3 classes)."""
+        return hasattr(self, "classes_") and len(self.classes_) > 2
+
+    def _class_learner(self, c):
+        """The binary learner of class c ("class c vs rest", a view) when one-vs-rest; the
+        learner itself when binary."""
+        return multiclass.class_learner(self, c) if self._is_multiclass() else self
 
     def _is_initialised(self):
         return super()._is_initialised() and hasattr(self, "classes_")
@@ -364,19 +391,25 @@ class OnlineLinearClassifier(OnlineLinearModel):
     def _resolve_classes(self, y, classes):
         """The classes after this call (validated), without touching the learner."""
         if classes is not None:
-            classes = binary_classes(classes, "classes")
+            classes = classifier_classes(classes, "classes")
             if hasattr(self, "classes_") and not np.array_equal(classes, self.classes_):
-                raise InputError(f"classes={list(classes)} differs from the classes given "
-                                 f"before, {list(self.classes_)}")
+                raise InputError(f"classes={classes.tolist()} differs from the classes "
+                                 f"given before, {np.asarray(self.classes_).tolist()}")
             return classes
         if hasattr(self, "classes_"):
             return self.classes_
-        return binary_classes(y, "y", hint="pass classes= to partial_fit when the first "
-                                           "batch does not show both labels")
+        return classifier_classes(y, "y", hint="pass classes= to partial_fit when the first "
+                                               "batch does not show every label")
 
     def _stream_targets(self, y, classes):
         classes = self._resolve_classes(y, classes)
-        return as_binary_labels(y, classes), classes
+        if classes.size == 2:
+            return as_binary_labels(y, classes), classes
+        if self._ovr_refusal:
+            raise InputError(f"Only binary classification is supported. "
+                             f"{type(self).__name__} cannot learn {classes.size} classes "
+                             f"one-vs-rest: {self._ovr_refusal}")
+        return multiclass.class_indices(y, classes), classes
 
     def _check_stream(self, stream):
         if not np.array_equal(stream.classes, self.classes_):
@@ -387,11 +420,14 @@ class OnlineLinearClassifier(OnlineLinearModel):
         self.classes_ = stream.classes
 
     def _fit_classes(self, y):
-        return binary_classes(y, "y")
+        return classifier_classes(y, "y")
 
     def prepare_check(self, check, stream):
         """An evaluation set for τ in the stream's layout: ``"stream"`` for the stream itself
         (no copy) or an (X, y) pair."""
+        if len(stream.classes) > 2:
+            raise InputError("τ (check=, tau_on=) is defined for binary classifiers only; "
+                             f"this stream has {len(stream.classes)} classes")
         if isinstance(check, str) and check == "stream":
             return stream.X, stream.y
         cX, cy = check
@@ -413,21 +449,31 @@ class OnlineLinearClassifier(OnlineLinearModel):
 
     # -- prediction ------------------------------------------------------------------------
     def decision_function(self, X):
-        """Raw decision values w·x + b of the current model (positive ↦ ``classes_[1]``)."""
+        """Raw decision values w·x + b of the current model (positive ↦ ``classes_[1]``);
+        with K ≥ 3 classes, (n, K): column c is class c's learner's."""
+        if self._is_multiclass():
+            self._check_fitted()
+            return multiclass.decision_values(self, self._prepare_X(X, reset=False))
         return self._decision_values(X)
 
     def predict(self, X):
         scores = self.decision_function(X)
+        if scores.ndim == 2:
+            return self.classes_[np.argmax(scores, axis=1)]  # the first class on ties
         return self.classes_[(scores >= 0.0).astype(np.intp)]
 
     @property
     def coef_(self):
         self._check_fitted()
+        if self._is_multiclass():
+            return multiclass.linear_models(self)[0]
         return self._linear_model()[0][np.newaxis, :]
 
     @property
     def intercept_(self):
         self._check_fitted()
+        if self._is_multiclass():
+            return multiclass.linear_models(self)[1]
         return np.array([self._linear_model()[1]])
 
     def score(self, X, y, sample_weight=None):

@@ -195,13 +195,13 @@ class OnlineBayesPointMachine(OnlineLinearClassifier):
             if self._n_fitted_members() != self.N:
                 raise InputError(f"N={self.N!r} differs from the {self._n_fitted_members()} "
                                  "members the learner was started with; call fit to start over")
-            if self._scal[ObpmScal.BASE_RULE] != hp[ObpmHP.BASE_RULE]:
+            if self._class_learner(0)._scal[ObpmScal.BASE_RULE] != hp[ObpmHP.BASE_RULE]:
                 raise InputError(f"base={self.base!r} differs from the base learner the "
                                  "learner was started with; call fit to start over")
         return super().learn_prepared(stream, start, stop, order, out, check)
 
     def _n_fitted_members(self):
-        return self._vecs.shape[0] - FIRST_MEMBER_ROW
+        return self._class_learner(0)._vecs.shape[0] - FIRST_MEMBER_ROW
 
     def _initial_state(self, n_features):
         learner, _ = self._base_learner()

@@ -151,7 +151,10 @@ class OnlineEstimator:
                     transformer_tags=None, regressor_tags=None, classifier_tags=None,
                     input_tags=InputTags(sparse=True))
         if self._estimator_type == "classifier":
-            tags.classifier_tags = ClassifierTags(multi_class=False)
+            # K ≥ 3 classes run one-vs-rest (learners/multiclass.py), unless the rule
+            # refuses it (n-OMM: its state grows)
+            tags.classifier_tags = ClassifierTags(
+                multi_class=getattr(self, "_ovr_refusal", None) is None)
         elif self._estimator_type == "regressor":
             tags.regressor_tags = RegressorTags()
         return tags

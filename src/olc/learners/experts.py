@@ -127,10 +127,11 @@ class _DomainLearner(OnlineLinearClassifier):
     def learn_prepared(self, stream, start=0, stop=None, order=None, out=None, check=None):
         if self._is_initialised():
             field, slot = self._factor_fields()
-            if self._hyperparameters()[field] != self._scal[slot]:
+            started = self._class_learner(0)._scal[slot]  # every class starts alike
+            if self._hyperparameters()[field] != started:
                 raise InputError(
                     f"{self._factor}={getattr(self, self._factor)!r} differs from the value the "
-                    f"learner started with, {self._scal[slot]!r}: the weights are stored as "
+                    f"learner started with, {started!r}: the weights are stored as "
                     "powers of that factor, so it is fixed once learning starts; call fit to "
                     "start over")
         try:

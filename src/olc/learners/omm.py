@@ -49,6 +49,8 @@ class CollapseWarningMixin:
                     "assumes separable data.", NonSeparableWarning, stacklevel=2)
 
     def _collapsed(self):
+        if self._is_initialised() and self._is_multiclass():  # any class's learner
+            return any(self._class_learner(c)._collapsed() for c in range(len(self.classes_)))
         return (self._is_initialised() and self._scal[self._phase_slot] == PHASE_MARGIN
                 and self._scal[self._gamma_slot] == 0.0)
 

@@ -108,6 +108,11 @@ class NaiveOMM(CollapseWarningMixin, OnlineLinearClassifier):
     """
 
     _layout = NAIVE_OMM_LAYOUT
+    # [Decision] n-OMM's store of points grows (its state doubles when full), so K learners
+    # stacked in one array would all have to grow together; not done (use e-omm or ce-omm,
+    # whose state is fixed, for K ≥ 3 classes).
+    _ovr_refusal = ("its store of points grows while learning, which the stacked state of "
+                    "K learners does not support; use e-omm or ce-omm for multiclass")
     _parameter_constraints = {"rho": RHO_CONSTRAINT, "store": [StrOptions(set(STORE_OPTIONS))]}
     _algorithm_label = "n-OMM"
     _phase_slot, _gamma_slot = NommScal.PHASE, NommScal.GAMMA

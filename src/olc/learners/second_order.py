@@ -57,7 +57,7 @@ class AROWStateMixin:
         return self.covariance == "full"
 
     def _state_is_full(self):
-        return _is_full_state(self._vecs)
+        return _is_full_state(self._class_learner(0)._vecs)
 
     def _check_layout(self):
         """The fitted state's layout must be the one ``covariance`` selects (switching

@@ -121,8 +121,9 @@ def _label_kind(value):
     return "other"
 
 
-def binary_classes(labels, where, hint=None):
-    """Sorted unique labels, which must be exactly two (messages follow scikit-learn's)."""
+def classifier_classes(labels, where, hint=None, binary=False):
+    """Sorted unique labels: at least two (``binary``: exactly two); messages follow
+    scikit-learn's."""
     labels = np.asarray(labels)
     check_label_types(labels, where)
     if labels.dtype.kind == "f" and np.isnan(labels).any():
@@ -133,15 +134,21 @@ def binary_classes(labels, where, hint=None):
         from sklearn.utils.multiclass import type_of_target  # only to word the error
     if classes.size > 2 and type_of_target(labels, input_name=where).startswith("continuous"):
         raise InputError(f"Unknown label type: {where} is continuous ({classes.size} distinct "
-                         "non-integer values); olc learners are binary classifiers")
-    if classes.size > 2:
+                         "non-integer values); olc learners are classifiers")
+    if classes.size > 2 and binary:
         raise InputError(f"Only binary classification is supported: {where} has "
                          f"{classes.size} classes {list(classes)[:10]}")
     if classes.size < 2:
         extra = f" ({hint})" if hint else ""
-        raise InputError(f"{where} contains only 1 class {list(classes)}; exactly 2 classes "
+        need = "exactly 2" if binary else "at least 2"
+        raise InputError(f"{where} contains only 1 class {classes.tolist()}; {need} classes "
                          f"are needed{extra}")
     return classes
+
+
+def binary_classes(labels, where, hint=None):
+    """Sorted unique labels, which must be exactly two (messages follow scikit-learn's)."""
+    return classifier_classes(labels, where, hint, binary=True)
 
 
 # -- hyper-parameters -------------------------------------------------------------------------

@@ -215,8 +215,8 @@ class Classifier(_Common, base.MiniBatchClassifier):
     def _label_error(self, y):
         neg, pos = self._classes
         return InputError(f"label {describe(y)} is not one of this classifier's two classes "
-                          f"({neg!r}, {pos!r}); olc's learners are binary (multiclass is not in "
-                          "olc yet): declare the two labels with classes=(a, b)")
+                          f"({neg!r}, {pos!r}); olc.river's classifiers are binary: declare "
+                          "the two labels with classes=(a, b)")
 
 
 class Regressor(_Common, base.MiniBatchRegressor):
