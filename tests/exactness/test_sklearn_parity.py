@@ -19,6 +19,8 @@ for bit — asserted with ``array_equal``. In the default mode olc's dense dot m
 reassociated (SIMD), which moves each score by a few ulps; PA's step depends continuously
 on the score, so the weights drift apart by rounding only: asserted to 1e-10 relative.
 
+The same holds for olc on binary CSR input (``test_strict_mode_bitwise_binary_csr``).
+
 Data are continuous random (no exact-zero scores): at a score of exactly 0 scikit-learn's
 ``predict`` returns classes_[0] (it tests score > 0) whereas olc uses sign(0) = +1 and
 returns classes_[1]; with continuous data that tie never occurs, so predictions compare
@@ -28,6 +30,7 @@ import warnings
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn.linear_model import Perceptron as SkPerceptron
 from sklearn.linear_model import SGDClassifier
 
@@ -131,6 +134,40 @@ def test_default_mode_close(name, param, splits, seed):
         np.testing.assert_allclose(ours.intercept_, sk.intercept_, rtol=1e-10,
                                    atol=1e-10 * scale)
         assert np.array_equal(pred, sk.predict(X))
+
+
+def _binary_csr_stream(seed, n=400, d=40):
+    """Binary CSR rows (about 8 ones each, some empty), as in bag-of-words or hashed features:
+    olc passes them to its rules without their values (kernels.py), scikit-learn multiplies by
+    the stored 1.0s; x·1.0 = x, so the arithmetic is the same."""
+    rng = np.random.default_rng(seed)
+    X = (rng.random((n, d)) < 0.2).astype(np.float64)
+    w = rng.normal(size=d)
+    y = LABELS[(X @ w - 0.3 + 0.5 * rng.normal(size=n) > 0).astype(int)]
+    return sp.csr_matrix(X), y
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("splits", [[0, 400], SPLITS], ids=["one-call", "several-calls"])
+@pytest.mark.parametrize("name,param", CASES, ids=[f"{n}-{p:g}" for n, p in CASES])
+def test_strict_mode_bitwise_binary_csr(name, param, splits, seed):
+    """olc on binary CSR input against scikit-learn on the same rows, dense: scikit-learn's
+    sparse loop is not the reference, since it damps every step of the bias by 0.01 on sparse
+    input (``SPARSE_INTERCEPT_DECAY`` in sklearn/linear_model/_base.py); its dense loop sums
+    the zeros too, which adds ±0.0 and changes no bit. Scores of exactly 0 are common here
+    (the perceptron's weights are multiples of η), so predictions are compared off the ties."""
+    X, y = _binary_csr_stream(seed)
+    for sk in _sk_models(name, param):
+        _train(sk, X.toarray(), y, splits, sk=True)
+        with olc.strict_mode():
+            ours = _train(_olc_model(name, param), X, y, splits, sk=False)
+            score = ours.decision_function(X)
+            pred = ours.predict(X)
+        assert np.array_equal(ours.coef_, sk.coef_), type(sk).__name__
+        assert np.array_equal(ours.intercept_, sk.intercept_), type(sk).__name__
+        off_tie = score != 0.0
+        assert np.array_equal(pred[off_tie], sk.predict(X.toarray())[off_tie])
+        assert ours.n_updates_ > 20
 
 
 @pytest.mark.parametrize("name,param", CASES[:1] + CASES[3:4] + CASES[5:6])

@@ -6,6 +6,7 @@ import scipy.sparse as sp
 from ..config import strict_arithmetic
 from .families import loops_for
 from .indices import as_index_array
+from .rule_ids import family_of
 
 
 
@@ -31,10 +32,11 @@ class LoopInput:
     (data float64, indices uint32, indptr int64), canonical (sorted, no duplicates); every
     array a read-only view."""
 
-    __slots__ = ("dense", "data", "indices", "indptr", "n_rows")
+    __slots__ = ("dense", "data", "indices", "indptr", "n_rows", "_binary")
 
     def __init__(self, X):
         self.n_rows = X.shape[0]
+        self._binary = None
         if sp.issparse(X):
             self.dense = None
             self.data = readonly(np.ascontiguousarray(X.data, dtype=np.float64))
@@ -47,6 +49,20 @@ class LoopInput:
     @property
     def sparse(self):
         return self.dense is None
+
+    def binary(self):
+        """CSR input whose stored values are all 1 (``kernels.all_ones``): tested once, on
+        first use, by a loop that can take binary rows."""
+        if self._binary is None:
+            from .kernels import all_ones  # compiled: after loops_for set up the disk cache
+
+            self._binary = self.sparse and bool(all_ones(self.data))
+        return self._binary
+
+
+def binary_rows(rule, X):
+    """Whether the loops of ``rule`` get ``X`` (a LoopInput) as binary rows (val None)."""
+    return X.sparse and family_of(rule).binary_rows and X.binary()
 
 
 def run_online(rule, X, y, order, start, stop, vecs, ints, scal, hp, out, check=None,
@@ -72,8 +88,9 @@ def run_online(rule, X, y, order, start, stop, vecs, ints, scal, hp, out, check=
         else:
             cdata, cind, cptr, cy = _EMPTY_DATA, _EMPTY_INDICES, _EMPTY_INDPTR, _EMPTY_Y
         tau, reached, status = loops.run_csr(
-            rule, X.data, X.indices, X.indptr, y, order, start, stop, vecs, ints, scal,
-            hp, fast, pred, score, updated, aux, cdata, cind, cptr, cy, check is not None, step_offset)
+            rule, X.data, X.indices, X.indptr, binary_rows(rule, X), y, order, start, stop,
+            vecs, ints, scal, hp, fast, pred, score, updated, aux, cdata, cind, cptr, cy,
+            check is not None, step_offset)
     else:
         if check is not None:
             cX, cy = check
@@ -93,8 +110,8 @@ def decision_values(rule, X, vecs, ints, scal, hp):
     fast = not strict_arithmetic()
     loops = loops_for(rule)
     if X.sparse:
-        bad = loops.score_csr(rule, X.data, X.indices, X.indptr, vecs, ints, scal, hp, fast,
-                              out)
+        bad = loops.score_csr(rule, X.data, X.indices, X.indptr, binary_rows(rule, X), vecs,
+                              ints, scal, hp, fast, out)
     else:
         bad = loops.score_dense(rule, X.dense, vecs, ints, scal, hp, fast, out)
     return out, int(bad)

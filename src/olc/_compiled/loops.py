@@ -26,7 +26,7 @@ import numpy as np
 
 from .caching import jit
 from .families import loading
-from .kernels import PREFETCH_AHEAD, is_finite_row, prefetch
+from .kernels import INLINE, PREFETCH_AHEAD, is_finite_row, prefetch
 from .status import BAD_ROW, OK, OVERFLOW
 
 _family = loading()  # raises unless a family is being loaded; families.load set these two:
@@ -39,6 +39,32 @@ rule_score = family_score  # noqa: F821
 # every function the loops call, so a family whose rules allocate keeps it
 # (``Family.allocates``).
 LOOP_OPTIONS = {} if _family.allocates else {"_nrt": False}
+
+# Binary CSR input (every stored value 1, ``kernels.all_ones``, checked once per call by the
+# driver) reaches the rules of a family with ``Family.binary_rows`` as val = None: the
+# kernels then skip the values altogether (bit for bit the same results, ``kernels``). Each
+# such rule is compiled twice into the CSR loops; the other families' rules read val
+# themselves and always get the values.
+if _family.binary_rows:
+    @jit(inline=INLINE)
+    def csr_row_step(rule, idx, data, a, b, binary, yi, vecs, ints, scal, hp, fast):
+        if binary:
+            return rule_step(rule, idx, None, yi, vecs, ints, scal, hp, fast)
+        return rule_step(rule, idx, data[a:b], yi, vecs, ints, scal, hp, fast)
+
+    @jit(inline=INLINE)
+    def csr_row_score(rule, idx, data, a, b, binary, vecs, ints, scal, hp, fast):
+        if binary:
+            return rule_score(rule, idx, None, vecs, ints, scal, hp, fast)
+        return rule_score(rule, idx, data[a:b], vecs, ints, scal, hp, fast)
+else:
+    @jit(inline=INLINE)
+    def csr_row_step(rule, idx, data, a, b, binary, yi, vecs, ints, scal, hp, fast):
+        return rule_step(rule, idx, data[a:b], yi, vecs, ints, scal, hp, fast)
+
+    @jit(inline=INLINE)
+    def csr_row_score(rule, idx, data, a, b, binary, vecs, ints, scal, hp, fast):
+        return rule_score(rule, idx, data[a:b], vecs, ints, scal, hp, fast)
 
 
 @jit(**LOOP_OPTIONS)
@@ -81,23 +107,26 @@ def run_dense(rule, X, y, order, start, stop, vecs, ints, scal, hp, fast, pred, 
 
 
 @jit(**LOOP_OPTIONS)
-def run_csr(rule, data, indices, indptr, y, order, start, stop, vecs, ints, scal, hp, fast,
-            pred, score, updated, aux, check_data, check_indices, check_indptr, check_y, check,
-            step_offset):
+def run_csr(rule, data, indices, indptr, binary, y, order, start, stop, vecs, ints, scal, hp,
+            fast, pred, score, updated, aux, check_data, check_indices, check_indptr, check_y,
+            check, step_offset):
+    """``binary``: every stored value of ``data`` is 1 (see ``csr_row_step``)."""
     tau = -1
     n_prefetch = min(vecs.shape[0], 2)  # v (and a second vector, e.g. OMM's v₋)
     for k in range(start, stop):
-        # Prefetch helps the strict (serial-sum) dot; the reassociated dot's vector gathers
-        # already overlap the reads, and prefetching on top of them measured slower.
-        if not fast and k + PREFETCH_AHEAD < stop:
+        # The weights the row after next will read: random reads into a large weight vector
+        # bound this loop (docs/architecture.md, "CSR rows").
+        if k + PREFETCH_AHEAD < stop:
             nxt = order[k + PREFETCH_AHEAD]
+            cols = indices[indptr[nxt]:indptr[nxt + 1]]
             for r in range(n_prefetch):
                 row = vecs[r]
-                for q in range(indptr[nxt], indptr[nxt + 1]):
-                    prefetch(row, indices[q])
+                for q in range(cols.shape[0]):
+                    prefetch(row, cols[q])
         i = order[k]
         a0, b0 = indptr[i], indptr[i + 1]
-        s, p, u, a = rule_step(rule, indices[a0:b0], data[a0:b0], y[i], vecs, ints, scal, hp, fast)
+        s, p, u, a = csr_row_step(rule, indices[a0:b0], data, a0, b0, binary, y[i], vecs, ints,
+                                  scal, hp, fast)
         if not math.isfinite(s):
             return tau, k, OVERFLOW if is_finite_row(data[a0:b0]) else BAD_ROW
         j = k - start
@@ -123,10 +152,11 @@ def score_dense(rule, X, vecs, ints, scal, hp, fast, out):
 
 
 @jit(**LOOP_OPTIONS)
-def score_csr(rule, data, indices, indptr, vecs, ints, scal, hp, fast, out):
+def score_csr(rule, data, indices, indptr, binary, vecs, ints, scal, hp, fast, out):
     for i in range(indptr.shape[0] - 1):
         a, b = indptr[i], indptr[i + 1]
-        if not is_finite_row(data[a:b]):
+        if not binary and not is_finite_row(data[a:b]):
             return i
-        out[i] = rule_score(rule, indices[a:b], data[a:b], vecs, ints, scal, hp, fast)
+        out[i] = csr_row_score(rule, indices[a:b], data, a, b, binary, vecs, ints, scal, hp,
+                               fast)
     return -1

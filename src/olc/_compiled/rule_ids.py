@@ -68,13 +68,19 @@ class Family:
     # loops are compiled without it: with NRT every row view (X[i], vecs[W]) costs atomic
     # reference-count updates, measured at ~40 % of the dense perceptron loop (loops.py).
     allocates: bool = False
+    # The family's rules read a CSR row's values only through the kernels (dot, axpy,
+    # sqnorm, the scaled-vector kernel), which take val = None for a binary row: the CSR
+    # loops then pass binary input as such (loops.py), compiling each rule a second time.
+    binary_rows: bool = False
 
 
 FAMILIES = {f.name: f for f in (
     Family("linear", (PERCEPTRON, PASSIVE_AGGRESSIVE), "rules.linear",
-           ("rules/linear.py", "layouts/linear.py"), "Perceptron, Passive-Aggressive"),
+           ("rules/linear.py", "layouts/linear.py"), "Perceptron, Passive-Aggressive",
+           binary_rows=True),
     Family("omm", (EFFICIENT_OMM_L2,), "rules.omm",
-           ("rules/omm.py", "layouts/omm.py", "layout.py"), "Online Maximum Margin (ℓ2)"),
+           ("rules/omm.py", "layouts/omm.py", "layout.py"), "Online Maximum Margin (ℓ2)",
+           binary_rows=True),
     Family("regularized", (OBJECTIVE_PA, L2_CONSTRAINED_PA, L1_CONSTRAINED_PA, NORMA),
            "rules.regularized",
            ("rules/regularized.py", "rules/shen_dietterich.py", "rules/l1_ball.py",

@@ -61,8 +61,12 @@ def sv_add_rescaled(v, scal, slot_s, a, c, idx, val):
         sv_fold(v, scal, slot_s)
         coef = a
     if idx is None:
-        for j in range(val.shape[0]):
-            v[j] += coef * (c * val[j])
+        if val is not None:  # see the docstring of kernels.py
+            for j in range(val.shape[0]):
+                v[j] += coef * (c * val[j])
+    elif val is None:  # a binary row: c·1.0 = c
+        for k in range(idx.shape[0]):
+            v[idx[k]] += coef * c
     else:
         for k in range(idx.shape[0]):
             v[idx[k]] += coef * (c * val[k])

@@ -62,12 +62,35 @@ def row_unit(unit, val):
 
 
 @jit(inline=INLINE)
-def unit_sqnorm(val, unit):
-    """‖x·unit‖² (strict order: it is a step-size denominator)."""
+def any_row_unit(unit, idx, val):
+    """``row_unit`` for a row of any layout, binary CSR rows (val None, ``kernels``) included.
+    A binary row's largest value is 1 ∈ [2^0, 2^1), exponent e = 1 ≤ UNIT_FREE_EXP, so it
+    fixes the unit 1 — unless it stores nothing (a zero row leaves the unit open)."""
+    if idx is not None:
+        if val is None:
+            if unit != 0.0:
+                return unit, True
+            return 1.0, idx.shape[0] > 0
+    if val is not None:  # see the docstring of kernels.py
+        return row_unit(unit, val)
+    return unit, True
+
+
+@jit(inline=INLINE)
+def unit_sqnorm(idx, val, unit):
+    """‖x·unit‖² (strict order: it is a step-size denominator). A binary row's is
+    n·unit² (n stored values): unit is a power of two, so unit² is one too (or 0, or inf) and
+    the sum of n copies of it, taken in order, is n·unit² exactly: the same bits."""
+    if idx is not None:
+        if val is None:
+            if idx.shape[0] == 0:
+                return 0.0
+            return float(idx.shape[0]) * (unit * unit)
     s = 0.0
-    for k in range(val.shape[0]):
-        t = val[k] * unit
-        s += t * t
+    if val is not None:  # see the docstring of kernels.py
+        for k in range(val.shape[0]):
+            t = val[k] * unit
+            s += t * t
     return s
 
 
@@ -156,7 +179,7 @@ def _reset_to(idx, val, v, scal, slot_s, unit):
 @jit(inline=COLD)
 def _store_first(idx, val, vecs, scal, positive, unit):
     """Make x the certificate of its label; False (nothing stored) if ‖x̃‖² overflows."""
-    sq = unit_sqnorm(val, unit)
+    sq = unit_sqnorm(idx, val, unit)
     if not math.isfinite(sq):
         return False
     _reset_to(idx, val, vecs[VPOS] if positive else vecs[VNEG], scal,
@@ -184,7 +207,7 @@ def _first_rounds(idx, val, y, vecs, scal):
     """Lines 2–13: predict +1, then y₁ until the other label arrives (phases 0 and 1)."""
     if scal[PHASE] == PHASE_EMPTY:
         # Line 2: predict +1, then V₊ or V₋ := {x₁}.
-        unit, fixed = row_unit(scal[UNIT], val)
+        unit, fixed = any_row_unit(scal[UNIT], idx, val)
         if not _store_first(idx, val, vecs, scal, y > 0.0, unit):
             return math.inf, 1.0, False, 0.0
         if fixed:
@@ -195,12 +218,13 @@ def _first_rounds(idx, val, y, vecs, scal):
     # Lines 5–8: predict y₁ until the other label arrives.
     y1 = scal[Y1]
     if y == y1:
-        if not is_finite_row(val):  # x is not read here: check it (rule contract)
-            return math.nan, y1, False, 0.0
+        if val is not None:  # a binary row is finite
+            if not is_finite_row(val):  # x is not read here: check it (rule contract)
+                return math.nan, y1, False, 0.0
         return y1, y1, False, 0.0
     # v₊·v₋ of two singletons: one O(nnz) dot with the certificate stored first (zero while
     # the unit is open: the first row was zero).
-    unit, fixed = row_unit(scal[UNIT], val)
+    unit, fixed = any_row_unit(scal[UNIT], idx, val)
     if y > 0.0:
         pm = sv_dot(vecs[VNEG], scal[SM], idx, val, False) * unit
     else:
@@ -248,8 +272,8 @@ def omm_step(idx, val, y, vecs, ints, scal, hp, fast):
         return from_units(s, scal[UNIT]), pred, False, gamma_out
 
     # While the unit is open both certificates are zero (px = mx = 0): x fixes it.
-    unit, fixed = row_unit(scal[UNIT], val)
-    xx = unit_sqnorm(val, unit)
+    unit, fixed = any_row_unit(scal[UNIT], idx, val)
+    xx = unit_sqnorm(idx, val, unit)
     pp, mm, pm = scal[PP], scal[MM], scal[PM]
     if y > 0.0:
         uz = pp - pm - px + mx
