@@ -38,6 +38,13 @@ COLD = "never"
 # Helpers doing O(nnz(x)) work or more that a rule calls from several places: one compiled
 # copy instead of one per call site (PUMMA's stored-point updates: its step compiled in 18 s).
 SHARED = "never"
+# Hot kernels with loops are compiled once per signature and inlined by LLVM when the
+# caller's module is linked (``forceinline``: LLVM's alwaysinline; numba keeps every
+# function's bitcode for that, cached ones included), not by numba: numba's IR inlining
+# deep-copies the callee's IR at every call site and nesting level, which made the CSR dot's
+# four partial sums cost the linear family 20 s of compile time; LLVM's costs nothing
+# measurable, and the code is the same (no call per row either way).
+LLVM_INLINE = True
 
 
 @jit(fastmath={"reassoc"})
@@ -56,14 +63,13 @@ def _dense_dot_strict(v, val):
     return s
 
 
-@jit(inline=INLINE)
+@jit(forceinline=LLVM_INLINE)
 def _sparse_dot_split(v, idx, val):
     """v·x over a CSR row in four partial sums: term k goes to sum k mod 4 for
     k < 4⌊n/4⌋, the last n mod 4 terms to the first; then (s0 + s1) + (s2 + s3). The gathered
     reads v[idx[k]] then no longer wait on one serial chain of additions. The order is
-    written out rather than left to ``fastmath``, so that the kernel is inlined into the
-    loops (inlining drops fastmath flags; a call per row cost ~40 instructions, see
-    docs/architecture.md) and gives the same bits on every machine, with values or binary."""
+    written out rather than left to ``fastmath``, so that it gives the same bits on every
+    machine (a vector width chosen by LLVM would not), with values or binary."""
     n = idx.shape[0]
     m = n - n % 4
     s0 = s1 = s2 = s3 = 0.0

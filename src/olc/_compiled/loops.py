@@ -43,8 +43,9 @@ LOOP_OPTIONS = {} if _family.allocates else {"_nrt": False}
 # Binary CSR input (every stored value 1, ``kernels.all_ones``, checked once per call by the
 # driver) reaches the rules of a family with ``Family.binary_rows`` as val = None: the
 # kernels then skip the values altogether (bit for bit the same results, ``kernels``). Each
-# such rule is compiled twice into the CSR loops; the other families' rules read val
-# themselves and always get the values.
+# such rule is compiled twice for CSR rows; the other families' rules read val themselves and
+# always get the values. (Such a family's rule steps are inlined by LLVM, not numba:
+# ``kernels.LLVM_INLINE``; numba's IR inlining of the two copies doubled its compile time.)
 if _family.binary_rows:
     @jit(inline=INLINE)
     def csr_row_step(rule, idx, data, a, b, binary, yi, vecs, ints, scal, hp, fast):

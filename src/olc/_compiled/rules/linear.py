@@ -7,7 +7,7 @@ import math
 
 from ..caching import jit
 
-from ..kernels import INLINE, axpy, dot, sign, sqnorm
+from ..kernels import INLINE, LLVM_INLINE, axpy, dot, sign, sqnorm
 from ..layouts.linear import HINGE, PA_I, PA_II, LinearScal, LinearVec
 from ..layouts.linear import PassiveAggressiveHP as PAHP
 from ..layouts.linear import PerceptronHP as PHP
@@ -21,7 +21,7 @@ def linear_score(idx, val, vecs, ints, scal, hp, fast):
     return dot(vecs[W], idx, val, fast) + scal[BIAS]
 
 
-@jit(inline=INLINE)
+@jit(forceinline=LLVM_INLINE)
 def perceptron_step(idx, val, y, vecs, ints, scal, hp, fast):
     """Rosenblatt's perceptron (Ho-Nguyen et al. 2025, Example 5.1; Kitani's lecture notes,
     Algorithm 3).
@@ -103,7 +103,7 @@ def pa_step(loss, idx, val, y, vecs, ints, scal, hp, fast):
     return s, pred, True, 0.0
 
 
-@jit(inline=INLINE)
+@jit(forceinline=LLVM_INLINE)
 def passive_aggressive_step(idx, val, y, vecs, ints, scal, hp, fast):
     """PA, PA-I and PA-II classification: ``pa_step`` over the hinge loss
     ℓ = max(0, 1 − y(w·x + b)) (Crammer et al. 2006, Fig. 1; the textbook chapter §31.2.1

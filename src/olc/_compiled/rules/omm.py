@@ -17,7 +17,7 @@ first example of the other label; PHASE_MARGIN the max-margin classifier of the 
 import math
 
 from ..caching import jit
-from ..kernels import COLD, INLINE, dot, is_finite_row, sign
+from ..kernels import COLD, INLINE, LLVM_INLINE, dot, is_finite_row, sign
 from ..layouts.omm import PHASE_EMPTY, PHASE_MARGIN, PHASE_ONE_LABEL, OmmHP, OmmScal, OmmVec
 from ..scaled import sv_add_rescaled, sv_dot, sv_fold, sv_in_range, sv_mul
 
@@ -156,7 +156,7 @@ def _unit_dots(idx, val, vecs, scal, fast):
             sv_dot(vecs[VNEG], scal[SM], idx, val, fast) * unit)
 
 
-@jit(inline=INLINE)
+@jit(forceinline=LLVM_INLINE)
 def omm_score(idx, val, vecs, ints, scal, hp, fast):
     if scal[PHASE] != PHASE_MARGIN:
         return 1.0 if scal[PHASE] == PHASE_EMPTY else scal[Y1]
@@ -188,7 +188,7 @@ def _store_first(idx, val, vecs, scal, positive, unit):
     return True
 
 
-@jit(inline=INLINE)
+@jit(forceinline=LLVM_INLINE)
 def _move_towards(idx, val, v, scal, slot_s, beta, unit):
     """v ← (1−β)v + βx̃ for the certificate (v, scale slot ``slot_s``)."""
     if beta >= 1.0:
@@ -239,7 +239,7 @@ def _first_rounds(idx, val, y, vecs, scal):
     return y1, y1, True, 0.0
 
 
-@jit(inline=INLINE)
+@jit(forceinline=LLVM_INLINE)
 def omm_step(idx, val, y, vecs, ints, scal, hp, fast):
     """One round of Algorithm 1 (efficient implementation) with aggressiveness ρ.
 
