@@ -1,7 +1,8 @@
 /* Plain C reference loops over CSR rows: the perceptron and PA-I, the same arithmetic as the
  * bare Numba loops of _common.py (bias b stepped with w, not counted in ||x||^2), written the
  * way a C programmer would: no recording, no validation. Built by c_reference.py with the
- * system compiler at -O2 and at -O3 -ffast-math (both -march=native); a speed reference only.
+ * system compiler at -O2 -ffp-contract=off and at -O3 -ffast-math (both -march=native); a
+ * speed reference only.
  *
  *   perceptron: update when y(w.x + b) <= 0:  w += y.x, b += y
  *   PA-I:       l = 1 - y(w.x + b); if l > 0 and ||x||^2 > 0: tau = min(C, l/||x||^2),
