@@ -45,10 +45,10 @@ _ENTRY_LAYOUT = {"run_dense": "dense rows", "score_dense": "dense rows",
 # Cold compile of both layouts, measured with `olc warmup --all` on the 2-core reference
 # machine (docs/architecture.md); the notice quotes the layout's half.
 # linear and omm re-measured after binary CSR rows (their rules compiled twice for CSR rows):
-# 7 -> 10 s and 21 -> 28 s, each against the old code in the same session (the others within
-# noise of their old figures).
+# 7-9 -> 8-9 s and 19-21 -> 23-25 s, against the old code in the same session (the others
+# within noise of their old figures).
 ESTIMATED_SECONDS = {  # measured 2026-11-23, after the NRT-free loops and the COLD/SHARED split
-    "linear": 10, "omm": 28, "regularized": 54, "experts": 14, "margin": 37,
+    "linear": 8, "omm": 25, "regularized": 54, "experts": 14, "margin": 37,
     "omm_variants": 57, "bayes_point": 22, "sgd": 15, "second_order": 14, "regression": 13,
 }
 

@@ -38,12 +38,13 @@ COLD = "never"
 # Helpers doing O(nnz(x)) work or more that a rule calls from several places: one compiled
 # copy instead of one per call site (PUMMA's stored-point updates: its step compiled in 18 s).
 SHARED = "never"
-# Hot kernels with loops are compiled once per signature and inlined by LLVM when the
-# caller's module is linked (``forceinline``: LLVM's alwaysinline; numba keeps every
-# function's bitcode for that, cached ones included), not by numba: numba's IR inlining
-# deep-copies the callee's IR at every call site and nesting level, which made the CSR dot's
-# four partial sums cost the linear family 20 s of compile time; LLVM's costs nothing
-# measurable, and the code is the same (no call per row either way).
+# Hot code with loops that numba would IR-inline many times (the steps of the rules compiled
+# twice for binary CSR rows, loops.py) is compiled once per signature and inlined by LLVM
+# when the caller's module is linked (``forceinline``: LLVM's alwaysinline; numba keeps
+# every function's bitcode for that, cached ones included): numba's IR inlining deep-copies
+# the callee's IR at every call site and nesting level (the linear family's compile time
+# went 56 -> 11 s with this); LLVM's costs nothing measurable, and the machine code is the
+# same (no call per row either way).
 LLVM_INLINE = True
 
 
@@ -63,13 +64,15 @@ def _dense_dot_strict(v, val):
     return s
 
 
-@jit(forceinline=LLVM_INLINE)
-def _sparse_dot_split(v, idx, val):
-    """v·x over a CSR row in four partial sums: term k goes to sum k mod 4 for
-    k < 4⌊n/4⌋, the last n mod 4 terms to the first; then (s0 + s1) + (s2 + s3). The gathered
-    reads v[idx[k]] then no longer wait on one serial chain of additions. The order is
-    written out rather than left to ``fastmath``, so that it gives the same bits on every
-    machine (a vector width chosen by LLVM would not), with values or binary."""
+def sparse_dot_split_reference(v, idx, val):
+    """v·x over a CSR row in four partial sums — the order of the fast CSR dot, written out:
+    term k goes to sum k mod 4 for k < 4⌊n/4⌋, the last n mod 4 terms to the first, then
+    (s0 + s1) + (s2 + s3). The gathered reads v[idx[k]] then no longer wait on one serial
+    chain of additions, and the order is fixed rather than left to ``fastmath`` (LLVM picks
+    a vector width per machine): the same bits everywhere, with values or binary (val None).
+    Compiled, this runs as the vector intrinsic below (bit for bit: tested); numba would keep
+    these four sums scalar (its SLP vectorizer is off), ~20 % slower on W2-like rows whose
+    weights sit in L2/L3. Plain Python: the kernel when NUMBA_DISABLE_JIT=1."""
     n = idx.shape[0]
     m = n - n % 4
     s0 = s1 = s2 = s3 = 0.0
@@ -92,6 +95,58 @@ def _sparse_dot_split(v, idx, val):
     return (s0 + s1) + (s2 + s3)
 
 
+def _sparse_dot_split_intrinsic(typingctx, v, idx, val):
+    """``sparse_dot_split_reference`` as LLVM vector code: the four sums are the four lanes
+    of one <4 x double> accumulator (lane-wise fmul/fadd without fast-math flags are the
+    scalar IEEE operations), fed by four gathered weights per step; the tail goes to lane 0,
+    then (s0 + s1) + (s2 + s3). Contiguous 1-D arrays (the loops' rows and weights)."""
+    for arr in (v, idx) + (() if val is types.none else (val,)):
+        if not (isinstance(arr, types.Array) and arr.ndim == 1 and arr.layout == "C"):
+            return None
+    sig = types.float64(v, idx, val)
+
+    def codegen(context, builder, signature, args):
+        vty, idxty, valty = signature.args
+        binary = isinstance(valty, types.NoneType)
+        w = context.make_array(vty)(context, builder, args[0])
+        cols = context.make_array(idxty)(context, builder, args[1])
+        vals = None if binary else context.make_array(valty)(context, builder, args[2])
+        intp = context.get_value_type(types.intp)
+        d4 = ir.VectorType(ir.DoubleType(), 4)
+        lane = [ir.Constant(ir.IntType(32), j) for j in range(4)]
+        n = builder.extract_value(cols.shape, 0)
+        m = builder.sub(n, builder.srem(n, ir.Constant(intp, 4)))
+
+        def weight(k):
+            col = context.cast(builder, builder.load(builder.gep(cols.data, [k])),
+                               idxty.dtype, types.intp)
+            return builder.load(builder.gep(w.data, [col]))
+
+        acc = cgutils.alloca_once_value(builder, ir.Constant(d4, [0.0] * 4))
+        with cgutils.for_range_slice(builder, ir.Constant(intp, 0), m,
+                                     ir.Constant(intp, 4)) as (k, _):
+            g = ir.Constant(d4, ir.Undefined)
+            for j in range(4):
+                g = builder.insert_element(g, weight(builder.add(k, ir.Constant(intp, j))),
+                                           lane[j])
+            if not binary:
+                x = builder.bitcast(builder.gep(vals.data, [k]), d4.as_pointer())
+                g = builder.fmul(g, builder.load(x, align=8))
+            builder.store(builder.fadd(builder.load(acc), g), acc)
+        total = builder.load(acc)
+        sums = [builder.extract_element(total, lane[j]) for j in range(4)]
+        s0 = cgutils.alloca_once_value(builder, sums[0])
+        with cgutils.for_range_slice(builder, m, n, ir.Constant(intp, 1)) as (k, _):
+            t = weight(k)
+            if not binary:
+                t = builder.fmul(t, builder.load(builder.gep(vals.data, [k])))
+            builder.store(builder.fadd(builder.load(s0), t), s0)
+        return builder.fadd(builder.fadd(builder.load(s0), sums[1]),
+                            builder.fadd(sums[2], sums[3]))
+
+    return sig, codegen
+
+
 @jit(inline=INLINE)
 def dot(v, idx, val, fast):
     """v · x (``fast``: reassociated sums, both layouts; otherwise strictly left to right)."""
@@ -102,7 +157,7 @@ def dot(v, idx, val, fast):
             return _dense_dot_strict(v, val)
         return 0.0
     if fast:
-        return _sparse_dot_split(v, idx, val)
+        return sparse_dot_split(v, idx, val)
     s = 0.0
     if val is None:
         for k in range(idx.shape[0]):
@@ -219,8 +274,11 @@ def _prefetch_intrinsic(typingctx, arr, idx):
 if nb.config.DISABLE_JIT:
     def prefetch(arr, idx):
         """No-op when numba runs the code as Python (NUMBA_DISABLE_JIT=1, coverage runs)."""
+    sparse_dot_split = sparse_dot_split_reference
 else:
     prefetch = intrinsic(_prefetch_intrinsic)
+    sparse_dot_split = intrinsic(_sparse_dot_split_intrinsic)
 
 
 PREFETCH_AHEAD = 2  # rows; measured best on W2 (d = 2^20, 50 nnz/row): 1.13× over none
+PREFETCH_MIN_WEIGHTS = 2**20  # float64 weights (8 MiB) below which the loops do not prefetch

@@ -26,7 +26,7 @@ import numpy as np
 
 from .caching import jit
 from .families import loading
-from .kernels import INLINE, PREFETCH_AHEAD, is_finite_row, prefetch
+from .kernels import INLINE, PREFETCH_AHEAD, PREFETCH_MIN_WEIGHTS, is_finite_row, prefetch
 from .status import BAD_ROW, OK, OVERFLOW
 
 _family = loading()  # raises unless a family is being loaded; families.load set these two:
@@ -114,10 +114,12 @@ def run_csr(rule, data, indices, indptr, binary, y, order, start, stop, vecs, in
     """``binary``: every stored value of ``data`` is 1 (see ``csr_row_step``)."""
     tau = -1
     n_prefetch = min(vecs.shape[0], 2)  # v (and a second vector, e.g. OMM's v₋)
+    if n_prefetch * vecs.shape[1] < PREFETCH_MIN_WEIGHTS:
+        n_prefetch = 0  # the weights stay in L2: prefetching them only costs instructions
     for k in range(start, stop):
         # The weights the row after next will read: random reads into a large weight vector
         # bound this loop (docs/architecture.md, "CSR rows").
-        if k + PREFETCH_AHEAD < stop:
+        if n_prefetch > 0 and k + PREFETCH_AHEAD < stop:
             nxt = order[k + PREFETCH_AHEAD]
             cols = indices[indptr[nxt]:indptr[nxt + 1]]
             for r in range(n_prefetch):
