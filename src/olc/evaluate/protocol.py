@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
-from ..learners.base import StepRecord
+from ..learners.records import StepRecord
 from ..learners.estimator import clone, is_regressor
 from ..learners.multiclass import new_record
 from ..learners.registry import name_of

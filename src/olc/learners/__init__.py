@@ -9,9 +9,9 @@ from .registry import AlgorithmInfo, algorithms, info, make, name_of
 
 #: Everything else this package exports, by defining module.
 _OTHER_NAMES = {
-    "OnlineLinearClassifier": "olc.learners.base",
+    "OnlineLinearClassifier": "olc.learners.classifier",
     "OnlineLinearModel": "olc.learners.base",
-    "StepRecord": "olc.learners.base",
+    "StepRecord": "olc.learners.records",
     "OnlineLinearRegressor": "olc.learners.base_regression",
     "MaxMarginSolution": "olc.learners.max_margin_solver",
     "max_margin": "olc.learners.max_margin_solver",

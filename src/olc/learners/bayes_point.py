@@ -20,7 +20,7 @@ from .._compiled.layouts.bayes_point import (
     ObpmVec,
     obpm_sizes,
 )
-from .base import OnlineLinearClassifier
+from .classifier import OnlineLinearClassifier
 from .registry import algorithms, info, make
 from .validation import InputError
 

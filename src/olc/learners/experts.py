@@ -28,7 +28,7 @@ from .._compiled.layouts.experts import (
 )
 from .._compiled.random import uniform_array
 from ._legacy import legacy_scalars
-from .base import OnlineLinearClassifier
+from .classifier import OnlineLinearClassifier
 from .validation import SEED_LIMIT, InputError, StreamStoppedError, check_seed
 
 BINARY, SIGN = "binary", "sign"

@@ -24,7 +24,7 @@ from .._compiled.layouts.margin import (
     RommaScal,
     RommaVec,
 )
-from .base import OnlineLinearClassifier
+from .classifier import OnlineLinearClassifier
 
 _POSITIVE = Interval(Real, 0, math.inf, closed="neither")  # finite and > 0
 

@@ -92,7 +92,7 @@ def class_learner(learner, c):
 def new_record(n, n_classes):
     """An empty StepRecord for n steps: ``pred`` int8 (±1) for two classes, int32 (class
     index) for more."""
-    from .base import StepRecord
+    from .records import StepRecord
 
     dtype = np.int8 if n_classes <= 2 else np.int32
     return StepRecord(np.empty(n, dtype), np.empty(n), np.empty(n, np.bool_), np.empty(n))
@@ -135,7 +135,7 @@ def learn(learner, stream, start, stop, order, out, check):
             learner.n_updates_ = 0
         learner.n_steps_ += done
         learner.n_updates_ += int(np.count_nonzero(out.updated[:done]))
-    from .base import _head
+    from .records import _head
 
     if status == BAD_ROW:
         row = int(order[reached])

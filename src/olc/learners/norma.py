@@ -11,7 +11,7 @@ from .._compiled.layouts.regularized import (
     NormaScal,
     NormaVec,
 )
-from .base import OnlineLinearClassifier
+from .classifier import OnlineLinearClassifier
 from .regularized import state_from_legacy
 from .validation import InputError
 

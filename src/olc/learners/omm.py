@@ -14,7 +14,7 @@ from .._compiled.layouts.omm import (
     OmmVec,
 )
 from ._legacy import legacy_scalars
-from .base import OnlineLinearClassifier
+from .classifier import OnlineLinearClassifier
 
 #: ρ ∈ [0, 1] (Algorithm 1's input), shared by every OMM learner.
 RHO_CONSTRAINT = [Interval(Real, 0, 1, closed="both")]

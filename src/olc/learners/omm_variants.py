@@ -25,7 +25,7 @@ from .._compiled.layouts.omm_variants import (
     nomm_sizes,
 )
 from ._legacy import legacy_scalars
-from .base import OnlineLinearClassifier
+from .classifier import OnlineLinearClassifier
 from .max_margin_solver import MaxMarginSolution, max_margin  # noqa: F401 (olc.learners' names)
 from .omm import RHO_CONSTRAINT, CollapseWarningMixin
 

@@ -6,7 +6,7 @@ from .constraints import Interval
 
 from .._compiled.layouts.linear import (PA_CLASSIC, PA_I, PA_II, PASSIVE_AGGRESSIVE_LAYOUT,
                                        pa_hp_values)
-from .base import OnlineLinearClassifier
+from .classifier import OnlineLinearClassifier
 
 _C = [Interval(Real, 0, None, closed="neither")]
 

@@ -4,7 +4,7 @@ from numbers import Real
 from .constraints import Interval, StrOptions
 
 from .._compiled.layouts.linear import PERCEPTRON_LAYOUT
-from .base import OnlineLinearClassifier
+from .classifier import OnlineLinearClassifier
 
 
 class Perceptron(OnlineLinearClassifier):

@@ -17,7 +17,7 @@ from .._compiled.layouts.regularized import (
 )
 from .._compiled.layouts.regularized import ShenDietterichScal as SDScal
 from .._compiled.layouts.regularized import ShenDietterichVec as SDVec
-from .base import OnlineLinearClassifier
+from .classifier import OnlineLinearClassifier
 
 _UPDATES = {"mistake": UPDATE_MISTAKE, "hinge": UPDATE_HINGE, "always": UPDATE_ALWAYS}
 

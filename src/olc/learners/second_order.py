@@ -14,7 +14,7 @@ from .._compiled.layouts.second_order import (
     ArowDiagonalVec,
     ArowFullVec,
 )
-from .base import OnlineLinearClassifier
+from .classifier import OnlineLinearClassifier
 from .validation import InputError
 
 #: Largest full covariance allocated: (d + 2)(d + 1) float64 values (≈ d² · 8 bytes).

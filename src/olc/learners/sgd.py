@@ -17,7 +17,7 @@ from .._compiled.layouts.sgd import (
     SGDScal,
     SGDVec,
 )
-from .base import OnlineLinearClassifier
+from .classifier import OnlineLinearClassifier
 from .base_regression import OnlineLinearRegressor
 
 SCHEDULES = {"constant": CONSTANT, "1/t": INV_T, "1/sqrt(t)": INV_SQRT_T}
