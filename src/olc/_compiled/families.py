@@ -50,6 +50,7 @@ _ENTRY_LAYOUT = {"run_dense": "dense rows", "score_dense": "dense rows",
 ESTIMATED_SECONDS = {  # measured 2026-11-23, after the NRT-free loops and the COLD/SHARED split
     "linear": 8, "omm": 25, "regularized": 54, "experts": 14, "margin": 37,
     "omm_variants": 57, "bayes_point": 22, "sgd": 15, "second_order": 14, "regression": 13,
+    "multiclass_pa": 6,
 }
 
 _lock = threading.RLock()
@@ -71,8 +72,9 @@ def _fingerprint(files):
 
 
 def fingerprint(family):
-    """Hash of every compiled source file ``family`` depends on."""
-    return _fingerprint(CORE_SOURCES + FAMILIES[family].sources)
+    """Hash of every compiled source file ``family`` depends on (its loops' template too)."""
+    spec = FAMILIES[family]
+    return _fingerprint(CORE_SOURCES + spec.sources + (spec.loops + ".py",))
 
 
 def cache_root():
@@ -140,7 +142,7 @@ def load(family):
             importlib.import_module(name)
             caching.enable_cache(name, directory)
         instance_name = f"{__package__}._loops_{family}"
-        module = _execute_template("loops", instance_name, spec, rules)
+        module = _execute_template(spec.loops, instance_name, spec, rules)
         caching.enable_cache(instance_name, directory)
         for entry in ENTRY_POINTS:
             _entry_family[id(getattr(module, entry))] = (family, entry)
@@ -207,7 +209,7 @@ def is_cached(family, entry="run_dense"):
     cheap look before importing numba, so a command can announce a compile at once."""
     ovr = entry in OVR_ENTRY_POINTS
     directory = ovr_cache_dir(family) if ovr else cache_dir(family)
-    template = "loops_ovr" if ovr else "loops"
+    template = "loops_ovr" if ovr else FAMILIES[family].loops
     return directory.is_dir() and any(directory.glob(f"**/{template}.{entry}-*.nbi"))
 
 
@@ -234,6 +236,7 @@ LEARNER_MODULE_FAMILY = {
     "regularized": "regularized", "norma": "regularized", "experts": "experts",
     "margin": "margin", "omm_variants": "omm_variants", "bayes_point": "bayes_point",
     "sgd": "sgd", "second_order": "second_order", "regression": "regression",
+    "multiclass_pa": "multiclass_pa",
 }
 
 

@@ -80,6 +80,16 @@ CATALOGUE = (
     _entry("pa-ii", "passive_aggressive:PassiveAggressiveII", CLF,
            "PA-II: τ = ℓ/(‖x‖² + 1/(2C))",
            "Crammer et al. 2006, Eq. (6)", ["crammer-2006", "textbook-ch31"]),
+    _entry("multiclass-pa", "multiclass_pa:MulticlassPassiveAggressive", CLF,
+           "Multiclass PA, K prototypes: w_y += τx, w_r −= τx, r the best wrong class, "
+           "τ = ℓ/(2‖x‖²)",
+           "Crammer et al. 2006, §7", ["crammer-2006"]),
+    _entry("multiclass-pa-i", "multiclass_pa:MulticlassPassiveAggressiveI", CLF,
+           "Multiclass PA-I, K prototypes: τ = min(C, ℓ/(2‖x‖²))",
+           "Crammer et al. 2006, §7", ["crammer-2006"]),
+    _entry("multiclass-pa-ii", "multiclass_pa:MulticlassPassiveAggressiveII", CLF,
+           "Multiclass PA-II, K prototypes: τ = ℓ/(2‖x‖² + 1/(2C))",
+           "Crammer et al. 2006, §7", ["crammer-2006"]),
     # -- online maximum margin --------------------------------------------------------------
     _entry("e-omm", "omm:EfficientOMM", CLF,
            "Efficient Online Maximum Margin (ℓ2): max-margin on {v₊, v₋, x_t}",
