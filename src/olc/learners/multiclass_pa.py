@@ -81,7 +81,8 @@ class _MulticlassPassiveAggressiveBase(OnlineLinearClassifier):
         return scores[:, 1] - scores[:, 0] if scores.shape[1] == 2 else scores
 
     def predict(self, X):
-        return self.classes_[np.argmax(self._class_scores(X), axis=1)]  # first on ties
+        scores = self._class_scores(X)
+        return self.classes_[np.argmax(scores, axis=1)]  # the first class on ties
 
     def _models(self):
         coef, intercept = multiclass.linear_models(self)
