@@ -72,6 +72,11 @@ class LearnerState:
             wrapper = "Classifier" if learner._estimator_type == "classifier" else "Regressor"
             raise InputError(f"{type(learner).__name__} is a {learner._estimator_type}: wrap "
                              f"it in olc.river.{wrapper}")
+        if getattr(learner, "_prototypes", False):
+            raise InputError(f"{type(learner).__name__} is a multiclass learner with K "
+                             "prototypes (one step sees every class); olc.river wraps the "
+                             "binary classifiers and the regressors only: use its "
+                             "partial_fit on batches")
         self._model = clone(learner)  # the hooks (initial state, growth); never fitted
         self._hp = self._model._hyperparameters()
         self._rule = self._model._rule
