@@ -19,21 +19,16 @@ classifier. K ≥ 3: ``decision_function`` (n, K), ``coef_`` (K, d), ``intercept
 u = w₁ − w₀ then moves by 2τ·y±·x: exactly the binary PA on u (PA: the same τ; PA-I/PA-II:
 C doubled; tested), apart from predictions at exact ties.
 """
-from numbers import Real
-
 import numpy as np
 
-from .._compiled.layouts.multiclass_pa import (MULTICLASS_PA_LAYOUT, PA_CLASSIC, PA_I, PA_II,
-                                              multiclass_pa_hp_values)
+from .._compiled.layouts.multiclass_pa import MULTICLASS_PA_LAYOUT, multiclass_pa_hp_values
 from . import multiclass
 from .classifier import OnlineLinearClassifier
-from .constraints import Interval
+from .passive_aggressive import PassiveAggressive, PassiveAggressiveI, PassiveAggressiveII
 from .validation import InputError
 
 __all__ = ["MulticlassPassiveAggressive", "MulticlassPassiveAggressiveI",
            "MulticlassPassiveAggressiveII"]
-
-_C = [Interval(Real, 0, None, closed="neither")]
 
 _COMMON = """
     Per row (x, y): the scores s_c = w_c·x + b_c of all K classes, the prediction
@@ -47,7 +42,6 @@ _COMMON = """
 
 class _MulticlassPassiveAggressiveBase(OnlineLinearClassifier):
     _layout = MULTICLASS_PA_LAYOUT
-    _variant = PA_CLASSIC
     _prototypes = True  # K stacked prototype states for every K ≥ 2 (multiclass.stacked)
 
     def _hp_values(self):
@@ -101,43 +95,25 @@ class _MulticlassPassiveAggressiveBase(OnlineLinearClassifier):
         return self._models()[1]
 
 
-class MulticlassPassiveAggressive(_MulticlassPassiveAggressiveBase):
+# The hyper-parameters (``__init__``, constraints, ``_variant``) are the binary learners';
+# the state, the step and the predictions are the multiclass base's (first in the MRO).
+class MulticlassPassiveAggressive(_MulticlassPassiveAggressiveBase, PassiveAggressive):
     __doc__ = """Multiclass PA (Crammer et al. 2006, §7 with §3's PA): τ = ℓ/q, the smallest
     change of the K prototypes that puts the true class's score 1 above the highest wrong one.
 
     Parameters: fit_intercept (default True).
 """ + _COMMON
 
-    _variant = PA_CLASSIC
-    _parameter_constraints = {"fit_intercept": ["boolean"]}
 
-    def __init__(self, fit_intercept=True):
-        self.fit_intercept = fit_intercept
-
-
-class MulticlassPassiveAggressiveI(_MulticlassPassiveAggressiveBase):
+class MulticlassPassiveAggressiveI(_MulticlassPassiveAggressiveBase, PassiveAggressiveI):
     __doc__ = """Multiclass PA-I (Crammer et al. 2006, §7 with PA-I): τ = min(C, ℓ/q).
 
     Parameters: C > 0 (aggressiveness, default 1), fit_intercept (default True).
 """ + _COMMON
 
-    _variant = PA_I
-    _parameter_constraints = {"C": _C, "fit_intercept": ["boolean"]}
 
-    def __init__(self, C=1.0, fit_intercept=True):
-        self.C = C
-        self.fit_intercept = fit_intercept
-
-
-class MulticlassPassiveAggressiveII(_MulticlassPassiveAggressiveBase):
+class MulticlassPassiveAggressiveII(_MulticlassPassiveAggressiveBase, PassiveAggressiveII):
     __doc__ = """Multiclass PA-II (Crammer et al. 2006, §7 with PA-II): τ = ℓ/(q + 1/(2C)).
 
     Parameters: C > 0 (default 1), fit_intercept (default True).
 """ + _COMMON
-
-    _variant = PA_II
-    _parameter_constraints = {"C": _C, "fit_intercept": ["boolean"]}
-
-    def __init__(self, C=1.0, fit_intercept=True):
-        self.C = C
-        self.fit_intercept = fit_intercept
