@@ -133,3 +133,16 @@ def test_tau_is_refused_and_one_class_needs_classes():
         olc.make("multiclass-pa").predict_then_learn(X, y, check=(X, y))
     with pytest.raises(InputError, match="classes="):
         olc.make("multiclass-pa").partial_fit(X[:2], ["a", "a"])
+
+
+def test_warmup_compiles_the_family_and_not_the_one_vs_rest_loops():
+    from olc._compiled import families
+    from olc.warmup import warmup
+
+    report = warmup(["multiclass-pa", "multiclass-pa-ii"], multiclass=True)
+    assert [(r.family, r.learners) for r in report] == [
+        ("multiclass_pa", ["multiclass-pa", "multiclass-pa-ii"])]
+    for entry in families.ENTRY_POINTS:
+        assert families.is_cached("multiclass_pa", entry), entry
+    assert "multiclass_pa" in families._loaded and "multiclass_pa" not in families._loaded_ovr
+    assert families.fingerprint("multiclass_pa") != families.fingerprint("linear")
