@@ -31,7 +31,7 @@ nothing; a step that would not be finite is declined and reported as an infinite
 import math
 
 from ..caching import jit
-from ..kernels import INLINE, axpy, dot, sqnorm
+from ..kernels import INLINE, LLVM_INLINE, axpy, dot, sqnorm
 from ..layouts.linear import LinearScal, LinearVec
 from ..layouts.multiclass_pa import PA_I, PA_II
 from ..layouts.multiclass_pa import MulticlassPAHP as HP
@@ -45,7 +45,7 @@ def prototype_score(c, idx, val, vecs, scal, fast):
     return dot(vecs[c, W], idx, val, fast) + scal[c, BIAS]
 
 
-@jit(inline=INLINE)
+@jit(forceinline=LLVM_INLINE)
 def multiclass_pa_step(idx, val, label, vecs, ints, scal, hp, fast):
     """One round (module docstring): (ŷ, s_ŷ, updated, τ)."""
     best, best_score, rival, rival_score, true_score = 0, 0.0, -1, 0.0, 0.0
