@@ -158,8 +158,11 @@ def learn(learner, stream, start, stop, order, out, check):
         partial = (f"the learners of classes {classes[:cls]} learned row {row}, those of "
                    f"{classes[cls:]} did not" if cls > 0 and (kept or not first)
                    else f"row {row} caused no update")
+        # (A multiclass rule's step, K prototypes, declines as a whole: no class to name.)
+        where = ("" if getattr(learner, "_prototypes", False)
+                 else f" in the learner of class {classes[cls]!r}")
         raise StreamStoppedError(
-            f"numerical overflow at row {row} in the learner of class {classes[cls]!r}: the "
+            f"numerical overflow at row {row}{where}: the "
             "score or the update is not finite although the row's values are (feature "
             f"magnitudes too large: rescale X). The {done} row(s) before it were learned by "
             f"every class's learner; {partial}.", row, done, _head(out, done))

@@ -16,8 +16,9 @@ doubles s₁ − s₀ > 0 ⟺ s₁ > s₀), and ``coef_`` (1, d) / ``intercept_`
 w₁ − w₀ / b₁ − b₀, so that decision = X·coef_ᵀ + intercept_ as in every scikit-learn linear
 classifier. K ≥ 3: ``decision_function`` (n, K), ``coef_`` (K, d), ``intercept_`` (K,).
 [Decision] K = 2 is still the two-prototype rule. The step keeps w₀ + w₁ = 0 (from zero), and
-u = w₁ − w₀ then moves by 2τ·y±·x: exactly the binary PA on u (PA: the same τ; PA-I/PA-II:
-C doubled; tested), apart from predictions at exact ties.
+u = w₁ − w₀ then moves by 2τ·y±·x: exactly the binary PA on u (PA: the same τ, with or
+without a bias; PA-I/PA-II: C doubled, without a bias, which their binary versions leave out
+of the norm; tested), apart from predictions at exact ties.
 """
 import numpy as np
 

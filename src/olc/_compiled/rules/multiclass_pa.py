@@ -17,9 +17,9 @@ one constraint between y and r (tested against a QP solver, ``tests/exactness``)
 three variants: it counts in q (the problem above is solved exactly over (W, b)). The
 binary PA-I/PA-II leave it out of the norm for parity with scikit-learn; there is no such
 counterpart here, and counting it keeps the step the exact projection.
-[Decision] x = 0 without a bias: the margin s_y − s_r = b_y − b_r … = 0 cannot be changed by
-any W′, so the problem's solution is W′ = W for every variant (PA's constraint is
-infeasible; PA-I/PA-II pay the slack): no update, as the binary PA skips it.
+[Decision] x = 0 without a bias: the margin (w′_y − w′_r)·0 = 0 is the same for every W′,
+so the problem's solution is W′ = W for every variant (PA's constraint is infeasible;
+PA-I/PA-II pay the slack): no update, as the binary PA skips it.
 
 Contract of the ``loops_multiclass.py`` template: ``family_step(rule, idx, val, label, vecs,
 ints, scal, hp, fast)`` sees the K stacked states (``vecs`` (K, 1, d), ``ints`` (K, 0),
