@@ -34,19 +34,13 @@ def test_the_helper_draws_the_same_bytes(tmp_path):
     assert there.read_bytes() == here.read_bytes()
 
 
-@pytest.mark.parametrize("warm", [False, True])
-def test_a_warm_up_does_not_change_the_figure(tmp_path, warm):
-    """The helper warms matplotlib up only while it waits for its job: a figure drawn after
-    ``figures.warm_up()`` in a fresh process is the figure of a fresh process without it."""
-    np.save(tmp_path / "curve.npy", _curves()["pa"])
-    path = tmp_path / f"warm-{warm}.png"
-    done = _run("import numpy as np\nfrom olc.report import figures\n"
-                + ("figures.warm_up()\n" if warm else "")
-                + f"figures.plot_cumulative_error({{'pa': np.load({str(tmp_path / 'curve.npy')!r})}},"
-                  f" {str(path)!r})")
-    assert done.returncode == 0, done.stderr
-    here = figures.plot_cumulative_error({"pa": _curves()["pa"]}, tmp_path / "here.png")
-    assert path.read_bytes() == here.read_bytes()
+def test_the_helper_draws_the_same_bytes_with_other_arguments(tmp_path):
+    here = figures.plot_cumulative_error(_curves(), tmp_path / "here.png", ylabel="Σ",
+                                         max_points=100)
+    with FigureProcess() as helper:
+        there = helper.plot_cumulative_error(_curves(), tmp_path / "there.png", ylabel="Σ",
+                                             max_points=100)
+    assert there.read_bytes() == here.read_bytes()
 
 
 def test_an_error_of_the_figure_is_raised_in_the_command(tmp_path):

@@ -1,13 +1,14 @@
 """Figures drawn by a helper process started at the beginning of a command.
 
-Importing matplotlib (~0.8 s) and laying out a figure's first text (fonts, the mathtext parser
-of a log axis' labels: ~0.4 s) made up half of a warm ``olc compare`` (2.5 s). Those costs do
-not depend on the results, so ``olc compare`` starts :class:`FigureProcess` before its own work:
-the helper imports matplotlib and draws a throw-away figure (``figures.warm_up``) on the
-other core while the command loads numba and runs the learners; when the curves are ready it
-draws the real figure with warm caches. The figure is the same file, byte for byte, as one
-drawn in the command's own process (tested): the helper calls the same function of
-:mod:`olc.report.figures` with the same arguments.
+Importing matplotlib (~0.8 s) and drawing the figure (~0.4 s) made up half of a warm
+``olc compare`` (2.5 s). The import does not depend on the results, so ``olc compare`` starts
+:class:`FigureProcess` before its own work: the helper imports matplotlib on the other core
+while the command imports numba and runs the learners, then draws the figure when the
+curves arrive. The figure is the same file, byte for byte, as one drawn in the command's own
+process (tested): the helper calls the same function of :mod:`olc.report.figures` with the
+same arguments. (Drawing a throw-away figure ahead, to warm the font and mathtext caches,
+saved < 0.1 s of the real figure's drawing for 0.3-0.4 s of CPU, which on a busy machine
+delayed the figure instead: measured and left out.)
 
 Protocol (pickle over the helper's standard input and output, between two processes of the
 same olc): one job ``(function name, args, kwargs)``, one reply ``("ok", value)`` or
@@ -104,19 +105,8 @@ def _stop(proc):
             proc.wait()
 
 
-def _job_waiting():
-    """Whether the job has arrived already (then warming up would only delay it); False
-    where pipes cannot be polled."""
-    try:
-        import select
-
-        return bool(select.select([sys.stdin.buffer], [], [], 0)[0])
-    except (ImportError, OSError, ValueError):
-        return False
-
-
 def _serve():
-    """The helper: warm matplotlib up, run one job, reply, exit (without the interpreter's
+    """The helper: import matplotlib, run one job, reply, exit (without the interpreter's
     teardown, as ``olc.cli.run``). Ctrl-C is the command's to handle: the helper ignores it
     and ends when its standard input closes."""
     import signal
@@ -125,9 +115,7 @@ def _serve():
     code = 0
     try:
         try:
-            figures.new_figure()  # imports matplotlib
-            if not _job_waiting():  # the warm-up is worth it only while the command works
-                figures.warm_up()
+            figures.preload()
         except Exception:  # noqa: BLE001 - the job itself will meet (and report) the problem
             pass
         name, args, kwargs = pickle.load(sys.stdin.buffer)
