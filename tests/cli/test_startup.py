@@ -71,7 +71,8 @@ def test_a_learner_loads_its_dependencies_on_first_use():
     # the estimator protocol is olc's own (learners/estimator); numba waits for the first
     # compiled call (families imports it when it loads a family)
     assert "sklearn" not in touched and "numba" not in touched
-    used = run_python("import sys, json, olc\nimport numpy as np\nolc.Perceptron().fit(np.array([[1.0], [-1.0]]), np.array([1, 0]))\n"
+    used = run_python("import sys, json, olc\nimport numpy as np\n"
+                      "olc.Perceptron().fit(np.array([[1.0], [-1.0]]), np.array([1, 0]))\n"
                       f"print(json.dumps({LOADED}))")
     assert "numba" in used  # its compiled rule
     assert "sklearn" not in used
