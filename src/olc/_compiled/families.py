@@ -25,7 +25,6 @@ import threading
 import time
 from pathlib import Path
 
-from . import caching
 from .rule_ids import CORE_SOURCES, FAMILIES, family_of
 
 _HERE = Path(__file__).parent
@@ -105,6 +104,14 @@ def ovr_cache_dir(family):
     return cache_root() / f"{family}-ovr-{ovr_fingerprint(family)}"
 
 
+def _caching():
+    """``caching`` (imports numba): imported on first use, so that a command can announce
+    a compile (``announce``, ``is_cached``) before paying for numba's import (~0.5 s)."""
+    from . import caching
+
+    return caching
+
+
 def _ensure_core():
     global _core_ready
     if _core_ready:
@@ -112,7 +119,7 @@ def _ensure_core():
     directory = cache_root() / f"core-{_fingerprint(CORE_SOURCES)}"
     for name in _CORE_MODULES:
         module = importlib.import_module(f"{__package__}.{name}")
-        caching.enable_cache(module.__name__, directory)
+        _caching().enable_cache(module.__name__, directory)
     _install_notice()
     _core_ready = True
 
@@ -140,10 +147,10 @@ def load(family):
         for rel in spec.sources:
             name = f"{__package__}." + rel[:-3].replace("/", ".")
             importlib.import_module(name)
-            caching.enable_cache(name, directory)
+            _caching().enable_cache(name, directory)
         instance_name = f"{__package__}._loops_{family}"
         module = _execute_template(spec.loops, instance_name, spec, rules)
-        caching.enable_cache(instance_name, directory)
+        _caching().enable_cache(instance_name, directory)
         for entry in ENTRY_POINTS:
             _entry_family[id(getattr(module, entry))] = (family, entry)
         _loaded[family] = module
@@ -181,7 +188,7 @@ def load_ovr(family):
         rules = importlib.import_module(f"{__package__}.{spec.module}")
         instance_name = f"{__package__}._loops_ovr_{family}"
         module = _execute_template("loops_ovr", instance_name, spec, rules)
-        caching.enable_cache(instance_name, ovr_cache_dir(family))
+        _caching().enable_cache(instance_name, ovr_cache_dir(family))
         for entry in OVR_ENTRY_POINTS:
             _entry_family[id(getattr(module, entry))] = (family, entry)
         _loaded_ovr[family] = module
