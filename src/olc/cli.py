@@ -246,10 +246,6 @@ _DATA_HELP = ("Dataset name (see `olc datasets`, optionally NAME:SPLIT), a path 
               "svmlight file, or synthetic[:k=v,...] (the built-in stream).")
 
 
-_DATA_HELP = ("Dataset name (see `olc datasets`, optionally NAME:SPLIT), a path to an "
-              "svmlight file, or synthetic[:k=v,...] (the built-in stream).")
-
-
 @app.command("datasets")
 def datasets_cmd():
     """List the named datasets of the data registry."""
