@@ -19,6 +19,7 @@ nonzero *values* of x, so dense and CSR rows trigger it at the same steps.
 """
 import math
 
+from ..averaging import average_start, average_step, averaged_score, has_average, is_averaging
 from ..caching import jit
 from ..kernels import INLINE, axpy, dot, sign, sqnorm
 from ..layouts.bayes_point import (
@@ -33,6 +34,9 @@ from ..layouts.bayes_point import (
     ObpmScal,
     ObpmVec,
 )
+from ..layouts.bayes_point import AveragedGeneralizedPerceptronHP as AvgGPHP
+from ..layouts.bayes_point import AveragedGeneralizedPerceptronScal as AvgGPScal
+from ..layouts.bayes_point import AveragedGeneralizedPerceptronVec as AvgGPVec
 from ..layouts.bayes_point import GeneralizedPerceptronHP as GPHP
 from ..layouts.bayes_point import GeneralizedPerceptronScal as GPScal
 from ..layouts.linear import LinearVec
@@ -41,6 +45,7 @@ from ..rule_ids import GENERALIZED_PERCEPTRON, PASSIVE_AGGRESSIVE, PERCEPTRON
 from .linear import passive_aggressive_step, perceptron_step
 
 W = LinearVec.W
+AVG_SUM, AVG = AvgGPVec.AVG_SUM, AvgGPScal.AVG_ROWS
 SUM, SCRATCH = ObpmVec.SUM, ObpmVec.SCRATCH
 
 RECOMPUTE_FACTOR = 4
@@ -63,15 +68,28 @@ def _sqnorm_count(idx, val):
 
 @jit(inline=INLINE)
 def gp_score(idx, val, vecs, ints, scal, hp, fast):
+    if has_average(vecs, AVG_SUM, scal, AVG):  # averaging (``average=``)
+        return averaged_score(vecs[AVG_SUM], vecs[W], idx, val, scal, AVG, fast)
     return dot(vecs[W], idx, val, fast) + scal[GPScal.BIAS]
 
 
 @jit(inline=INLINE)
 def gp_step(idx, val, y, vecs, ints, scal, hp, fast):
+    """``gp_round``, then its averaging (``averaging.py``) when the state has it."""
+    s, pred, upd, c = gp_round(idx, val, y, vecs, ints, scal, hp, fast)
+    if is_averaging(vecs, AVG_SUM) and math.isfinite(s):
+        average_step(idx, val, vecs[AVG_SUM], scal, AVG, average_start(hp, AvgGPHP.AVERAGE), c,
+                     1.0, scal[GPScal.BIAS])
+    return s, pred, upd, 0.0
+
+
+@jit(inline=INLINE)
+def gp_round(idx, val, y, vecs, ints, scal, hp, fast):
     """Algorithm 1, one round: update when y(w_k·x)/‖w_k‖ ≤ ρ_k (line 3), w_{k+1} = w_k +
     η_k y x (line 4), k ← k + 1 (line 5). Tested as y(w·x + b) ≤ ρ_k‖(w, b)‖ (the same for
     ‖w‖ > 0; at w = 0, where the paper's ratio is 0/0, the margin counts as 0, so the first
-    round updates as the perceptron's does)."""
+    round updates as the perceptron's does). Returns (score, prediction, updated, c): w
+    moved by c·x (0 when it did not)."""
     w = vecs[W]
     s = dot(w, idx, val, fast) + scal[GPScal.BIAS]
     pred = sign(s)
@@ -105,7 +123,7 @@ def gp_step(idx, val, y, vecs, ints, scal, hp, fast):
         work = 0.0
     scal[GPScal.SQ] = new_sq if new_sq > 0.0 else 0.0
     scal[GPScal.WORK] = work
-    return s, pred, True, 0.0
+    return s, pred, True, a
 
 
 # -- OBPM -----------------------------------------------------------------------------------
@@ -113,12 +131,14 @@ def gp_step(idx, val, y, vecs, ints, scal, hp, fast):
 @jit()
 def member_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
     """One member's round with the base learner's own rule (state (w, b) in vecs[W] and
-    scal[MEMBER_BIAS], additive update of w on the support of x)."""
+    scal[MEMBER_BIAS], additive update of w on the support of x). Members never average (a
+    member's state is one row, so the steps' averaging branch never runs)."""
     if rule == PERCEPTRON:
         return perceptron_step(idx, val, y, vecs, ints, scal, hp, fast)
     if rule == PASSIVE_AGGRESSIVE:
         return passive_aggressive_step(idx, val, y, vecs, ints, scal, hp, fast)
-    return gp_step(idx, val, y, vecs, ints, scal, hp, fast)
+    s, pred, upd, _ = gp_round(idx, val, y, vecs, ints, scal, hp, fast)
+    return s, pred, upd, 0.0
 
 
 @jit(inline=INLINE)

@@ -2,32 +2,61 @@
 bias ``b = scal[BIAS]`` (layouts: ``layouts/linear.py``).
 
 ``pa_step`` is the one Passive-Aggressive step, parametrized by its loss: the hinge loss here
-(classification), the ε-insensitive loss in ``rules/regression.py``."""
+(classification), the ε-insensitive loss in ``rules/regression.py``.
+
+Averaging (``average=``): when the state holds the averaging rows (layouts
+``*_AVERAGED_LAYOUT``), each step also accounts its iterate in the lazy sum
+(``averaging.average_step``, O(nnz(x))) and the score is the averaged model's; the update
+itself is unchanged (``*_round`` below), as in scikit-learn's averaged SGD."""
 import math
 
 from ..caching import jit
 
+from ..averaging import average_start, average_step, averaged_score, has_average, is_averaging
 from ..kernels import INLINE, LLVM_INLINE, axpy, dot, sign, sqnorm
+from ..layouts.linear import AveragedLinearScal, AveragedLinearVec
+from ..layouts.linear import AveragedPassiveAggressiveHP as AvgPAHP
+from ..layouts.linear import AveragedPerceptronHP as AvgPHP
 from ..layouts.linear import HINGE, PA_I, PA_II, LinearScal, LinearVec
 from ..layouts.linear import PassiveAggressiveHP as PAHP
 from ..layouts.linear import PerceptronHP as PHP
 from ..rule_ids import PERCEPTRON
 
 BIAS, W = LinearScal.BIAS, LinearVec.W
+AVG_SUM, AVG = AveragedLinearVec.AVG_SUM, AveragedLinearScal.AVG_ROWS
 
 
 @jit(inline=INLINE)
 def linear_score(idx, val, vecs, ints, scal, hp, fast):
+    if has_average(vecs, AVG_SUM, scal, AVG):
+        return averaged_score(vecs[AVG_SUM], vecs[W], idx, val, scal, AVG, fast)
     return dot(vecs[W], idx, val, fast) + scal[BIAS]
+
+
+@jit(inline=INLINE)
+def average_linear(idx, val, vecs, scal, start, c):
+    """The averaging of a rule on (w = vecs[W], b = scal[BIAS]) after a round that moved w by
+    c·x (c = 0: it did not)."""
+    average_step(idx, val, vecs[AVG_SUM], scal, AVG, start, c, 1.0, scal[BIAS])
 
 
 @jit(forceinline=LLVM_INLINE)
 def perceptron_step(idx, val, y, vecs, ints, scal, hp, fast):
+    """``perceptron_round``, then its averaging when the state has it."""
+    s, pred, upd, c = perceptron_round(idx, val, y, vecs, ints, scal, hp, fast)
+    if is_averaging(vecs, AVG_SUM) and math.isfinite(s):
+        average_linear(idx, val, vecs, scal, average_start(hp, AvgPHP.AVERAGE), c)
+    return s, pred, upd, 0.0
+
+
+@jit(inline=INLINE)
+def perceptron_round(idx, val, y, vecs, ints, scal, hp, fast):
     """Rosenblatt's perceptron (Ho-Nguyen et al. 2025, Example 5.1; Kitani's lecture notes,
     Algorithm 3).
 
     Default: update when y(w·x + b) ≤ 0. With ``mistake_only``: update only when
     the prediction sign(w·x + b), sign(0) = +1, differs from y, as in the lecture notes.
+    Returns (score, prediction, updated, c): w moved by c·x (0 when it did not).
     """
     s = dot(vecs[W], idx, val, fast) + scal[BIAS]
     pred = sign(s)
@@ -37,12 +66,13 @@ def perceptron_step(idx, val, y, vecs, ints, scal, hp, fast):
         upd = pred != y
     else:
         upd = y * s <= 0.0
+    c = 0.0
     if upd:
-        eta = hp[PHP.ETA]
-        axpy(eta * y, idx, val, vecs[W])
+        c = hp[PHP.ETA] * y
+        axpy(c, idx, val, vecs[W])
         if hp[PHP.FIT_INTERCEPT] != 0.0:
-            scal[BIAS] += eta * y
-    return s, pred, upd, 0.0
+            scal[BIAS] += c
+    return s, pred, upd, c
 
 
 @jit(inline=INLINE)
@@ -60,6 +90,16 @@ def loss_and_direction(loss, y, s, epsilon):
 
 @jit(inline=INLINE)
 def pa_step(loss, idx, val, y, vecs, ints, scal, hp, fast):
+    """``pa_round``, then its averaging when the state has it."""
+    s, pred, upd, step = pa_round(loss, idx, val, y, vecs, ints, scal, hp, fast)
+    if is_averaging(vecs, AVG_SUM) and math.isfinite(s):
+        average_linear(idx, val, vecs, scal, average_start(hp, AvgPAHP.AVERAGE),
+                       step if upd else 0.0)
+    return s, pred, upd, 0.0
+
+
+@jit(inline=INLINE)
+def pa_round(loss, idx, val, y, vecs, ints, scal, hp, fast):
     """One Passive-Aggressive step over a loss: PA, PA-I and PA-II (Crammer et al. 2006,
     Fig. 1 for classification, §4 for regression; the textbook chapter §31.2.1–§31.2.2).
 
@@ -70,7 +110,7 @@ def pa_step(loss, idx, val, y, vecs, ints, scal, hp, fast):
     q = 0: PA and PA-I skip the round (τ would be ℓ/0), as in scikit-learn; PA-II moves the
     bias only (τ = ℓ/κ), or nothing without a bias. A step that would not be finite is
     declined and reported as an overflow (a non-finite score), so the state never holds
-    inf/NaN.
+    inf/NaN. Returns (score, prediction, updated, τu): w moved by τu·x when updated.
     """
     s = dot(vecs[W], idx, val, fast) + scal[BIAS]
     pred = sign(s)
@@ -100,7 +140,7 @@ def pa_step(loss, idx, val, y, vecs, ints, scal, hp, fast):
     axpy(step, idx, val, vecs[W])
     if fit_bias:
         scal[BIAS] += step
-    return s, pred, True, 0.0
+    return s, pred, True, step
 
 
 @jit(forceinline=LLVM_INLINE)
