@@ -16,7 +16,7 @@ import pytest
 
 import olc
 
-from _cases import ALL, CLASSIFIERS, case_id, csr, fit_args, is_classifier, stream, targets
+from _cases import ALL, case_id, csr, fit_args, is_classifier, stream, targets
 
 STARTS = [True, 1, 9, 40]
 
