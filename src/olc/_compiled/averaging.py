@@ -43,7 +43,7 @@ Numerical care over long streams:
   Until the first rebase the arithmetic is scikit-learn's, bit for bit.
 """
 from .caching import jit
-from .kernels import COLD, INLINE, LLVM_INLINE, dot
+from .kernels import COLD, INLINE, SHARED, dot
 from .layouts.averaging import AveragingScal
 
 ROWS, COUNT, A, B, BIAS, BASE_SCALE = (AveragingScal.ROWS, AveragingScal.COUNT, AveragingScal.A,
@@ -77,10 +77,12 @@ def _add_to_sum(u, a, k, idx, val):
             u[idx[q]] += (a * val[q]) * k
 
 
-# The per-row averaging and the averaged score are compiled once per row layout and inlined
-# by LLVM (``kernels.LLVM_INLINE``): numba's IR inlining copied them into every step and
-# score site of a family (the linear family's cold compile went ~2.7× up with it).
-@jit(forceinline=LLVM_INLINE)
+# The per-row averaging and the averaged score are compiled once per row layout and called
+# (``kernels.SHARED``): IR-inlined (numba) they were copied into every step and score site,
+# and LLVM-inlined (``forceinline``) they re-optimized each step with four copies of the
+# body (PA's passive exits); both cost the linear family 2-2.7× its cold compile time
+# (measured with numba's compile events). A call per averaged row costs little next to it.
+@jit(inline=SHARED)
 def average_step(idx, val, u, scal, first, start, c, s, bias):
     """Account row t in the average, after the rule moved v by (c/s)·x (c = 0: it did not)
     and its bias is ``bias``; ``first``: the block's first slot in ``scal``."""
@@ -118,7 +120,7 @@ def needs_rebase(scal, first, after, in_range):
     return after == 0.0 or not in_range or after < scal[first + BASE_SCALE] * REBASE_DECAY
 
 
-@jit(forceinline=LLVM_INLINE)
+@jit(inline=SHARED)
 def averaged_score(u, v, idx, val, scal, first, fast):
     """x·(u + a·v)·(1/b) + avg_bias: the averaged model's decision value."""
     a = scal[first + A]

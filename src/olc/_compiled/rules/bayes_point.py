@@ -75,21 +75,11 @@ def gp_score(idx, val, vecs, ints, scal, hp, fast):
 
 @jit(inline=INLINE)
 def gp_step(idx, val, y, vecs, ints, scal, hp, fast):
-    """``gp_round``, then its averaging (``averaging.py``) when the state has it."""
-    s, pred, upd, c = gp_round(idx, val, y, vecs, ints, scal, hp, fast)
-    if is_averaging(vecs, AVG_SUM) and math.isfinite(s):
-        average_step(idx, val, vecs[AVG_SUM], scal, AVG, average_start(hp, AvgGPHP.AVERAGE), c,
-                     1.0, scal[GPScal.BIAS])
-    return s, pred, upd, 0.0
-
-
-@jit(inline=INLINE)
-def gp_round(idx, val, y, vecs, ints, scal, hp, fast):
     """Algorithm 1, one round: update when y(w_k·x)/‖w_k‖ ≤ ρ_k (line 3), w_{k+1} = w_k +
     η_k y x (line 4), k ← k + 1 (line 5). Tested as y(w·x + b) ≤ ρ_k‖(w, b)‖ (the same for
     ‖w‖ > 0; at w = 0, where the paper's ratio is 0/0, the margin counts as 0, so the first
-    round updates as the perceptron's does). Returns (score, prediction, updated, c): w
-    moved by c·x (0 when it did not)."""
+    round updates as the perceptron's does). Then, when the state has it, the averaging of
+    the iterate (``averaging.py``)."""
     w = vecs[W]
     s = dot(w, idx, val, fast) + scal[GPScal.BIAS]
     pred = sign(s)
@@ -101,6 +91,9 @@ def gp_round(idx, val, y, vecs, ints, scal, hp, fast):
         rho = rho / math.sqrt(k)
     sq = scal[GPScal.SQ]
     if y * s > rho * math.sqrt(sq):
+        if is_averaging(vecs, AVG_SUM):
+            average_step(idx, val, vecs[AVG_SUM], scal, AVG, average_start(hp, AvgGPHP.AVERAGE),
+                         0.0, 1.0, scal[GPScal.BIAS])
         return s, pred, False, 0.0
     eta = hp[GPHP.ETA]
     if hp[GPHP.ETA_SCHEDULE] == INV_SQRT:
@@ -123,7 +116,10 @@ def gp_round(idx, val, y, vecs, ints, scal, hp, fast):
         work = 0.0
     scal[GPScal.SQ] = new_sq if new_sq > 0.0 else 0.0
     scal[GPScal.WORK] = work
-    return s, pred, True, a
+    if is_averaging(vecs, AVG_SUM):
+        average_step(idx, val, vecs[AVG_SUM], scal, AVG, average_start(hp, AvgGPHP.AVERAGE), a,
+                     1.0, scal[GPScal.BIAS])
+    return s, pred, True, 0.0
 
 
 # -- OBPM -----------------------------------------------------------------------------------
@@ -137,8 +133,7 @@ def member_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
         return perceptron_step(idx, val, y, vecs, ints, scal, hp, fast)
     if rule == PASSIVE_AGGRESSIVE:
         return passive_aggressive_step(idx, val, y, vecs, ints, scal, hp, fast)
-    s, pred, upd, _ = gp_round(idx, val, y, vecs, ints, scal, hp, fast)
-    return s, pred, upd, 0.0
+    return gp_step(idx, val, y, vecs, ints, scal, hp, fast)
 
 
 @jit(inline=INLINE)

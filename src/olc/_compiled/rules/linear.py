@@ -7,7 +7,9 @@ bias ``b = scal[BIAS]`` (layouts: ``layouts/linear.py``).
 Averaging (``average=``): when the state holds the averaging rows (layouts
 ``*_AVERAGED_LAYOUT``), each step also accounts its iterate in the lazy sum
 (``averaging.average_step``, O(nnz(x))) and the score is the averaged model's; the update
-itself is unchanged (``*_round`` below), as in scikit-learn's averaged SGD."""
+itself is unchanged, as in scikit-learn's averaged SGD. (The averaging sits in the step
+functions themselves, not in a wrapper around an IR-inlined round: nested IR inlining had
+doubled the family's compile time.)"""
 import math
 
 from ..caching import jit
@@ -42,21 +44,12 @@ def average_linear(idx, val, vecs, scal, start, c):
 
 @jit(forceinline=LLVM_INLINE)
 def perceptron_step(idx, val, y, vecs, ints, scal, hp, fast):
-    """``perceptron_round``, then its averaging when the state has it."""
-    s, pred, upd, c = perceptron_round(idx, val, y, vecs, ints, scal, hp, fast)
-    if is_averaging(vecs, AVG_SUM) and math.isfinite(s):
-        average_linear(idx, val, vecs, scal, average_start(hp, AvgPHP.AVERAGE), c)
-    return s, pred, upd, 0.0
-
-
-@jit(inline=INLINE)
-def perceptron_round(idx, val, y, vecs, ints, scal, hp, fast):
     """Rosenblatt's perceptron (Ho-Nguyen et al. 2025, Example 5.1; Kitani's lecture notes,
     Algorithm 3).
 
     Default: update when y(w·x + b) ≤ 0. With ``mistake_only``: update only when
     the prediction sign(w·x + b), sign(0) = +1, differs from y, as in the lecture notes.
-    Returns (score, prediction, updated, c): w moved by c·x (0 when it did not).
+    Then, when the state has it, the averaging of the iterate (``average_linear``).
     """
     s = dot(vecs[W], idx, val, fast) + scal[BIAS]
     pred = sign(s)
@@ -72,7 +65,9 @@ def perceptron_round(idx, val, y, vecs, ints, scal, hp, fast):
         axpy(c, idx, val, vecs[W])
         if hp[PHP.FIT_INTERCEPT] != 0.0:
             scal[BIAS] += c
-    return s, pred, upd, c
+    if is_averaging(vecs, AVG_SUM):
+        average_linear(idx, val, vecs, scal, average_start(hp, AvgPHP.AVERAGE), c)
+    return s, pred, upd, 0.0
 
 
 @jit(inline=INLINE)
@@ -89,17 +84,15 @@ def loss_and_direction(loss, y, s, epsilon):
 
 
 @jit(inline=INLINE)
-def pa_step(loss, idx, val, y, vecs, ints, scal, hp, fast):
-    """``pa_round``, then its averaging when the state has it."""
-    s, pred, upd, step = pa_round(loss, idx, val, y, vecs, ints, scal, hp, fast)
-    if is_averaging(vecs, AVG_SUM) and math.isfinite(s):
-        average_linear(idx, val, vecs, scal, average_start(hp, AvgPAHP.AVERAGE),
-                       step if upd else 0.0)
-    return s, pred, upd, 0.0
+def _passive(idx, val, vecs, scal, hp, s, pred):
+    """A PA round that learned the row without moving w: averaged all the same."""
+    if is_averaging(vecs, AVG_SUM):
+        average_linear(idx, val, vecs, scal, average_start(hp, AvgPAHP.AVERAGE), 0.0)
+    return s, pred, False, 0.0
 
 
 @jit(inline=INLINE)
-def pa_round(loss, idx, val, y, vecs, ints, scal, hp, fast):
+def pa_step(loss, idx, val, y, vecs, ints, scal, hp, fast):
     """One Passive-Aggressive step over a loss: PA, PA-I and PA-II (Crammer et al. 2006,
     Fig. 1 for classification, §4 for regression; the textbook chapter §31.2.1–§31.2.2).
 
@@ -110,7 +103,8 @@ def pa_round(loss, idx, val, y, vecs, ints, scal, hp, fast):
     q = 0: PA and PA-I skip the round (τ would be ℓ/0), as in scikit-learn; PA-II moves the
     bias only (τ = ℓ/κ), or nothing without a bias. A step that would not be finite is
     declined and reported as an overflow (a non-finite score), so the state never holds
-    inf/NaN. Returns (score, prediction, updated, τu): w moved by τu·x when updated.
+    inf/NaN. Every round that is learned (finite score, not declined) is then averaged
+    when the state has it (``_passive`` / ``average_linear``).
     """
     s = dot(vecs[W], idx, val, fast) + scal[BIAS]
     pred = sign(s)
@@ -118,7 +112,7 @@ def pa_round(loss, idx, val, y, vecs, ints, scal, hp, fast):
         return s, pred, False, 0.0  # overflow: never update on it (the loop stops)
     ell, direction = loss_and_direction(loss, y, s, hp[PAHP.EPSILON])
     if not ell > 0.0:
-        return s, pred, False, 0.0
+        return _passive(idx, val, vecs, scal, hp, s, pred)
     q = sqnorm(idx, val)
     if hp[PAHP.BIAS_IN_NORM] != 0.0:
         q += 1.0
@@ -127,7 +121,7 @@ def pa_round(loss, idx, val, y, vecs, ints, scal, hp, fast):
         tau = ell / (q + hp[PAHP.KAPPA])
     else:
         if q == 0.0:
-            return s, pred, False, 0.0
+            return _passive(idx, val, vecs, scal, hp, s, pred)
         tau = ell / q
         if variant == PA_I and tau > hp[PAHP.C]:
             tau = hp[PAHP.C]
@@ -135,12 +129,14 @@ def pa_round(loss, idx, val, y, vecs, ints, scal, hp, fast):
     fit_bias = hp[PAHP.FIT_INTERCEPT] != 0.0
     if not (math.isfinite(step * math.sqrt(q)) and math.isfinite(scal[BIAS] + step)):
         return math.inf, pred, False, 0.0
-    if q == 0.0 and not fit_bias:
-        return s, pred, False, 0.0  # PA-II on x = 0 without a bias: nothing moves
+    if q == 0.0 and not fit_bias:  # PA-II on x = 0 without a bias: nothing moves
+        return _passive(idx, val, vecs, scal, hp, s, pred)
     axpy(step, idx, val, vecs[W])
     if fit_bias:
         scal[BIAS] += step
-    return s, pred, True, step
+    if is_averaging(vecs, AVG_SUM):
+        average_linear(idx, val, vecs, scal, average_start(hp, AvgPAHP.AVERAGE), step)
+    return s, pred, True, 0.0
 
 
 @jit(forceinline=LLVM_INLINE)
