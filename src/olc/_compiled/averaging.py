@@ -83,12 +83,13 @@ def _add_to_sum(u, a, k, idx, val):
 # body (PA's passive exits); both cost the linear family 2-2.7× its cold compile time
 # (measured with numba's compile events). A call per averaged row costs little next to it.
 @jit(inline=SHARED)
-def average_step(idx, val, u, scal, first, start, c, s, bias):
+def average_step(idx, val, u, scal, first, hp, slot, c, s, bias):
     """Account row t in the average, after the rule moved v by (c/s)·x (c = 0: it did not)
-    and its bias is ``bias``; ``first``: the block's first slot in ``scal``."""
+    and its bias is ``bias``; ``first``: the block's first slot in ``scal``; hp[slot]: the
+    ``average`` field (``average_start``)."""
     t = scal[first + ROWS] + 1.0
     scal[first + ROWS] = t
-    if t < start:
+    if t < average_start(hp, slot):
         return
     if c != 0.0:
         _add_to_sum(u, scal[first + A], -c / s, idx, val)
@@ -127,16 +128,3 @@ def averaged_score(u, v, idx, val, scal, first, fast):
     su = dot(u, idx, val, fast)
     sv = dot(v, idx, val, fast)
     return (su + a * sv) * (1.0 / scal[first + B]) + scal[first + BIAS]
-
-
-@jit(inline=INLINE)
-def is_averaging(vecs, sum_row):
-    """The state holds the averaging rows (the learner allocates them only with
-    ``average`` on): the run-time switch, one compare per row."""
-    return vecs.shape[0] > sum_row
-
-
-@jit(inline=INLINE)
-def has_average(vecs, sum_row, scal, first):
-    """Averaging is on and has begun (n ≥ 1): predictions use the average."""
-    return vecs.shape[0] > sum_row and scal[first + COUNT] > 0.0

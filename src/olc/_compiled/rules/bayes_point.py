@@ -19,7 +19,7 @@ nonzero *values* of x, so dense and CSR rows trigger it at the same steps.
 """
 import math
 
-from ..averaging import average_start, average_step, averaged_score, has_average, is_averaging
+from ..averaging import average_step, averaged_score
 from ..caching import jit
 from ..kernels import INLINE, axpy, dot, sign, sqnorm
 from ..layouts.bayes_point import (
@@ -34,6 +34,7 @@ from ..layouts.bayes_point import (
     ObpmScal,
     ObpmVec,
 )
+from ..layouts.averaging import AveragingScal
 from ..layouts.bayes_point import AveragedGeneralizedPerceptronHP as AvgGPHP
 from ..layouts.bayes_point import AveragedGeneralizedPerceptronScal as AvgGPScal
 from ..layouts.bayes_point import AveragedGeneralizedPerceptronVec as AvgGPVec
@@ -46,6 +47,7 @@ from .linear import passive_aggressive_step, perceptron_step
 
 W = LinearVec.W
 AVG_SUM, AVG = AvgGPVec.AVG_SUM, AvgGPScal.AVG_ROWS
+AVG_COUNT = AveragingScal.COUNT
 SUM, SCRATCH = ObpmVec.SUM, ObpmVec.SCRATCH
 
 RECOMPUTE_FACTOR = 4
@@ -68,7 +70,7 @@ def _sqnorm_count(idx, val):
 
 @jit(inline=INLINE)
 def gp_score(idx, val, vecs, ints, scal, hp, fast):
-    if has_average(vecs, AVG_SUM, scal, AVG):  # averaging (``average=``)
+    if vecs.shape[0] > AVG_SUM and scal[AVG + AVG_COUNT] > 0.0:  # averaging has begun
         return averaged_score(vecs[AVG_SUM], vecs[W], idx, val, scal, AVG, fast)
     return dot(vecs[W], idx, val, fast) + scal[GPScal.BIAS]
 
@@ -91,9 +93,9 @@ def gp_step(idx, val, y, vecs, ints, scal, hp, fast):
         rho = rho / math.sqrt(k)
     sq = scal[GPScal.SQ]
     if y * s > rho * math.sqrt(sq):
-        if is_averaging(vecs, AVG_SUM):
-            average_step(idx, val, vecs[AVG_SUM], scal, AVG, average_start(hp, AvgGPHP.AVERAGE),
-                         0.0, 1.0, scal[GPScal.BIAS])
+        if vecs.shape[0] > AVG_SUM:  # averaging (the state has the sum row): a call
+            average_step(idx, val, vecs[AVG_SUM], scal, AVG, hp, AvgGPHP.AVERAGE, 0.0, 1.0,
+                         scal[GPScal.BIAS])
         return s, pred, False, 0.0
     eta = hp[GPHP.ETA]
     if hp[GPHP.ETA_SCHEDULE] == INV_SQRT:
@@ -116,9 +118,9 @@ def gp_step(idx, val, y, vecs, ints, scal, hp, fast):
         work = 0.0
     scal[GPScal.SQ] = new_sq if new_sq > 0.0 else 0.0
     scal[GPScal.WORK] = work
-    if is_averaging(vecs, AVG_SUM):
-        average_step(idx, val, vecs[AVG_SUM], scal, AVG, average_start(hp, AvgGPHP.AVERAGE), a,
-                     1.0, scal[GPScal.BIAS])
+    if vecs.shape[0] > AVG_SUM:
+        average_step(idx, val, vecs[AVG_SUM], scal, AVG, hp, AvgGPHP.AVERAGE, a, 1.0,
+                     scal[GPScal.BIAS])
     return s, pred, True, 0.0
 
 

@@ -14,8 +14,9 @@ import math
 
 from ..caching import jit
 
-from ..averaging import average_start, average_step, averaged_score, has_average, is_averaging
+from ..averaging import average_step, averaged_score
 from ..kernels import INLINE, LLVM_INLINE, axpy, dot, sign, sqnorm
+from ..layouts.averaging import AveragingScal
 from ..layouts.linear import AveragedLinearScal, AveragedLinearVec
 from ..layouts.linear import AveragedPassiveAggressiveHP as AvgPAHP
 from ..layouts.linear import AveragedPerceptronHP as AvgPHP
@@ -26,20 +27,14 @@ from ..rule_ids import PERCEPTRON
 
 BIAS, W = LinearScal.BIAS, LinearVec.W
 AVG_SUM, AVG = AveragedLinearVec.AVG_SUM, AveragedLinearScal.AVG_ROWS
+AVG_COUNT = AveragingScal.COUNT
 
 
 @jit(inline=INLINE)
 def linear_score(idx, val, vecs, ints, scal, hp, fast):
-    if has_average(vecs, AVG_SUM, scal, AVG):
+    if vecs.shape[0] > AVG_SUM and scal[AVG + AVG_COUNT] > 0.0:  # averaging has begun
         return averaged_score(vecs[AVG_SUM], vecs[W], idx, val, scal, AVG, fast)
     return dot(vecs[W], idx, val, fast) + scal[BIAS]
-
-
-@jit(inline=INLINE)
-def average_linear(idx, val, vecs, scal, start, c):
-    """The averaging of a rule on (w = vecs[W], b = scal[BIAS]) after a round that moved w by
-    c·x (c = 0: it did not)."""
-    average_step(idx, val, vecs[AVG_SUM], scal, AVG, start, c, 1.0, scal[BIAS])
 
 
 @jit(forceinline=LLVM_INLINE)
@@ -49,7 +44,7 @@ def perceptron_step(idx, val, y, vecs, ints, scal, hp, fast):
 
     Default: update when y(w·x + b) ≤ 0. With ``mistake_only``: update only when
     the prediction sign(w·x + b), sign(0) = +1, differs from y, as in the lecture notes.
-    Then, when the state has it, the averaging of the iterate (``average_linear``).
+    Then, when the state has it, the averaging of the iterate (``averaging.average_step``).
     """
     s = dot(vecs[W], idx, val, fast) + scal[BIAS]
     pred = sign(s)
@@ -65,8 +60,9 @@ def perceptron_step(idx, val, y, vecs, ints, scal, hp, fast):
         axpy(c, idx, val, vecs[W])
         if hp[PHP.FIT_INTERCEPT] != 0.0:
             scal[BIAS] += c
-    if is_averaging(vecs, AVG_SUM):
-        average_linear(idx, val, vecs, scal, average_start(hp, AvgPHP.AVERAGE), c)
+    if vecs.shape[0] > AVG_SUM:  # averaging (the state has the sum row): a call
+        average_step(idx, val, vecs[AVG_SUM], scal, AVG, hp, AvgPHP.AVERAGE, c, 1.0,
+                     scal[BIAS])
     return s, pred, upd, 0.0
 
 
@@ -84,14 +80,6 @@ def loss_and_direction(loss, y, s, epsilon):
 
 
 @jit(inline=INLINE)
-def _passive(idx, val, vecs, scal, hp, s, pred):
-    """A PA round that learned the row without moving w: averaged all the same."""
-    if is_averaging(vecs, AVG_SUM):
-        average_linear(idx, val, vecs, scal, average_start(hp, AvgPAHP.AVERAGE), 0.0)
-    return s, pred, False, 0.0
-
-
-@jit(inline=INLINE)
 def pa_step(loss, idx, val, y, vecs, ints, scal, hp, fast):
     """One Passive-Aggressive step over a loss: PA, PA-I and PA-II (Crammer et al. 2006,
     Fig. 1 for classification, §4 for regression; the textbook chapter §31.2.1–§31.2.2).
@@ -104,39 +92,44 @@ def pa_step(loss, idx, val, y, vecs, ints, scal, hp, fast):
     bias only (τ = ℓ/κ), or nothing without a bias. A step that would not be finite is
     declined and reported as an overflow (a non-finite score), so the state never holds
     inf/NaN. Every round that is learned (finite score, not declined) is then averaged
-    when the state has it (``_passive`` / ``average_linear``).
+    when the state has it (one exit, so one call).
     """
     s = dot(vecs[W], idx, val, fast) + scal[BIAS]
     pred = sign(s)
     if not math.isfinite(s):
         return s, pred, False, 0.0  # overflow: never update on it (the loop stops)
     ell, direction = loss_and_direction(loss, y, s, hp[PAHP.EPSILON])
-    if not ell > 0.0:
-        return _passive(idx, val, vecs, scal, hp, s, pred)
-    q = sqnorm(idx, val)
-    if hp[PAHP.BIAS_IN_NORM] != 0.0:
-        q += 1.0
-    variant = hp[PAHP.VARIANT]
-    if variant == PA_II:
-        tau = ell / (q + hp[PAHP.KAPPA])
-    else:
-        if q == 0.0:
-            return _passive(idx, val, vecs, scal, hp, s, pred)
-        tau = ell / q
-        if variant == PA_I and tau > hp[PAHP.C]:
-            tau = hp[PAHP.C]
-    step = tau * direction
-    fit_bias = hp[PAHP.FIT_INTERCEPT] != 0.0
-    if not (math.isfinite(step * math.sqrt(q)) and math.isfinite(scal[BIAS] + step)):
-        return math.inf, pred, False, 0.0
-    if q == 0.0 and not fit_bias:  # PA-II on x = 0 without a bias: nothing moves
-        return _passive(idx, val, vecs, scal, hp, s, pred)
-    axpy(step, idx, val, vecs[W])
-    if fit_bias:
-        scal[BIAS] += step
-    if is_averaging(vecs, AVG_SUM):
-        average_linear(idx, val, vecs, scal, average_start(hp, AvgPAHP.AVERAGE), step)
-    return s, pred, True, 0.0
+    step = 0.0  # what w moved by (times x)
+    moved = False
+    if ell > 0.0:
+        q = sqnorm(idx, val)
+        if hp[PAHP.BIAS_IN_NORM] != 0.0:
+            q += 1.0
+        variant = hp[PAHP.VARIANT]
+        if variant == PA_II:
+            tau = ell / (q + hp[PAHP.KAPPA])
+        elif q != 0.0:
+            tau = ell / q
+            if variant == PA_I and tau > hp[PAHP.C]:
+                tau = hp[PAHP.C]
+        else:
+            tau = 0.0
+        if variant == PA_II or q != 0.0:
+            step = tau * direction
+            fit_bias = hp[PAHP.FIT_INTERCEPT] != 0.0
+            if not (math.isfinite(step * math.sqrt(q)) and math.isfinite(scal[BIAS] + step)):
+                return math.inf, pred, False, 0.0
+            if q == 0.0 and not fit_bias:
+                step = 0.0  # PA-II on x = 0 without a bias: nothing moves
+            else:
+                axpy(step, idx, val, vecs[W])
+                if fit_bias:
+                    scal[BIAS] += step
+                moved = True
+    if vecs.shape[0] > AVG_SUM:  # averaging (the state has the sum row): a call
+        average_step(idx, val, vecs[AVG_SUM], scal, AVG, hp, AvgPAHP.AVERAGE, step, 1.0,
+                     scal[BIAS])
+    return s, pred, moved, 0.0
 
 
 @jit(forceinline=LLVM_INLINE)

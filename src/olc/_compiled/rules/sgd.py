@@ -34,11 +34,11 @@ The score is then the averaged model's.
 """
 import math
 
-from ..averaging import (average_rebase, average_start, average_step, averaged_score,
-                         has_average, is_averaging, needs_rebase)
+from ..averaging import average_rebase, average_step, averaged_score, needs_rebase
 from ..caching import jit
 from ..kernels import INLINE, sign
 from ..layouts.sgd import INV_SQRT_T, INV_T, HINGE, SQUARED, SQUARED_HINGE, SGDHP, SGDScal, SGDVec
+from ..layouts.averaging import AveragingScal
 from ..layouts.sgd import AveragedSGDHP, AveragedSGDScal, AveragedSGDVec
 from ..rule_ids import SGD, SGD_REGRESSION
 from ..scaled import sv_add, sv_dot, sv_in_range, sv_mul
@@ -47,11 +47,12 @@ BIAS, SCALE, T = SGDScal.BIAS, SGDScal.SCALE, SGDScal.T
 V = SGDVec.V
 AVG_SUM, AVG = AveragedSGDVec.AVG_SUM, AveragedSGDScal.AVG_ROWS
 AVG_BASE_SCALE = AveragedSGDScal.AVG_BASE_SCALE
+AVG_COUNT = AveragingScal.COUNT
 
 
 @jit(inline=INLINE)
 def sgd_linear_score(idx, val, vecs, ints, scal, hp, fast):
-    if has_average(vecs, AVG_SUM, scal, AVG):
+    if vecs.shape[0] > AVG_SUM and scal[AVG + AVG_COUNT] > 0.0:  # averaging has begun
         return averaged_score(vecs[AVG_SUM], vecs[V], idx, val, scal, AVG, fast)
     return sv_dot(vecs[V], scal[SCALE], idx, val, fast) + scal[BIAS]
 
@@ -120,7 +121,7 @@ def _sgd_round(idx, val, y, vecs, ints, scal, hp, fast, loss):
             return math.inf, pred, False, 0.0
     # -- apply ------------------------------------------------------------------------------
     scal[T] = t
-    averaging = is_averaging(vecs, AVG_SUM)
+    averaging = vecs.shape[0] > AVG_SUM  # the state has the sum row
     rebase = False
     if averaging and shrink != 1.0:
         after = scal[SCALE] * shrink
@@ -137,9 +138,8 @@ def _sgd_round(idx, val, y, vecs, ints, scal, hp, fast, loss):
             scal[BIAS] += update
     if averaging:
         # v moved by (update/s)·x, s the scale after the shrink (sv_add's divisor).
-        average_step(idx, val, vecs[AVG_SUM], scal, AVG,
-                     average_start(hp, AveragedSGDHP.AVERAGE), update, scal[SCALE],
-                     scal[BIAS])
+        average_step(idx, val, vecs[AVG_SUM], scal, AVG, hp, AveragedSGDHP.AVERAGE, update,
+                     scal[SCALE], scal[BIAS])
     return s, pred, update != 0.0 or shrink != 1.0, 0.0
 
 
