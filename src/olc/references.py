@@ -124,6 +124,31 @@ PAPERS = (
         "vectors. In Advances in Neural Information Processing Systems 22 (NIPS 2009), "
         "pp. 414–422, 2009.",
         "AROW (Fig. 1), with full and diagonal covariance."),
+    Reference(
+        "freund-schapire-1999", "Freund & Schapire 1999",
+        "Yoav Freund and Robert E. Schapire. Large margin classification using the perceptron "
+        "algorithm. Machine Learning 37(3):277–296, 1999. doi:10.1023/A:1007662407062.",
+        "The voted perceptron and its averaged form: the origin of ``average=`` "
+        "(``olc.learners.averaging``)."),
+    Reference(
+        "collins-2002", "Collins 2002",
+        "Michael Collins. Discriminative training methods for hidden Markov models: theory and "
+        "experiments with perceptron algorithms. In Proceedings of the 2002 Conference on "
+        "Empirical Methods in Natural Language Processing (EMNLP 2002), pp. 1–8, 2002.",
+        "The averaged perceptron in practice; ``average=``."),
+    Reference(
+        "daume-2006", "Daumé III 2006",
+        "Hal Daumé III. Practical Structured Learning Techniques for Natural Language "
+        "Processing. PhD thesis, University of Southern California, 2006.",
+        "The lazy sum that keeps the averaged perceptron's weights in O(nnz(x)) per example "
+        "(``olc._compiled.averaging``)."),
+    Reference(
+        "bottou-2012", "Bottou 2012",
+        "Léon Bottou. Stochastic gradient descent tricks. In Neural Networks: Tricks of the "
+        "Trade, 2nd edition, Lecture Notes in Computer Science 7700, pp. 421–436. Springer, "
+        "2012. doi:10.1007/978-3-642-35289-8_25.",
+        "Averaged SGD on sparse data with a scaled weight vector, the trick scikit-learn's "
+        "``WeightVector.add_average`` cites and olc's averaging follows."),
 )
 
 REFERENCES = {ref.key: ref for ref in SOURCES + PAPERS}

@@ -178,7 +178,7 @@ def test_format_2_stores_layout_kind_and_plain_values(tmp_path):
     assert meta["params"]["C"] == 0.5 and type(meta["params"]["fit_intercept"]) is bool
     assert set(arrays) == {"vecs", "ints", "scal", "classes"}
     loaded = olc.load(path)
-    assert loaded.get_params() == {"C": 0.5, "fit_intercept": True}
+    assert loaded.get_params() == {"C": 0.5, "fit_intercept": True, "average": False}
     np.testing.assert_array_equal(loaded.coef_, learner.coef_)
 
 

@@ -56,6 +56,8 @@ MULTICLASS_PA = 80
 # (``families.py``, which executes loops.py, is the loader, not compiled code.)
 CORE_SOURCES = ("kernels.py", "random.py", "scaled.py", "loops.py", "rule_ids.py",
                 "caching.py", "status.py", "layout.py")
+# The averaging kernel and its layout (``average=``), in the families whose rules average.
+AVERAGING_SOURCES = ("averaging.py", "layouts/averaging.py")
 
 
 @dataclass(frozen=True)
@@ -88,7 +90,8 @@ class Family:
 
 FAMILIES = {f.name: f for f in (
     Family("linear", (PERCEPTRON, PASSIVE_AGGRESSIVE), "rules.linear",
-           ("rules/linear.py", "layouts/linear.py"), "Perceptron, Passive-Aggressive",
+           ("rules/linear.py", "layouts/linear.py") + AVERAGING_SOURCES,
+           "Perceptron, Passive-Aggressive",
            binary_rows=True),
     Family("omm", (EFFICIENT_OMM_L2,), "rules.omm",
            ("rules/omm.py", "layouts/omm.py", "layout.py"), "Online Maximum Margin (ℓ2)",
@@ -111,9 +114,10 @@ FAMILIES = {f.name: f for f in (
            "n-OMM, ℓp e-OMM", allocates=True),
     Family("bayes_point", (GENERALIZED_PERCEPTRON, OBPM), "rules.bayes_point",
            ("rules/bayes_point.py", "rules/linear.py", "layouts/bayes_point.py",
-            "layouts/linear.py"),
+            "layouts/linear.py") + AVERAGING_SOURCES,
            "generalized perceptron, Online Bayes Point Machine"),
-    Family("sgd", (SGD, SGD_REGRESSION), "rules.sgd", ("rules/sgd.py", "layouts/sgd.py"),
+    Family("sgd", (SGD, SGD_REGRESSION), "rules.sgd",
+           ("rules/sgd.py", "layouts/sgd.py") + AVERAGING_SOURCES,
            "SGD classification and regression"),
     Family("second_order", (AROW_FULL, AROW_DIAGONAL, AROW_DIAGONAL_PRECISION),
            "rules.second_order", ("rules/second_order.py", "layouts/second_order.py"), "AROW",
@@ -121,7 +125,8 @@ FAMILIES = {f.name: f for f in (
     Family("regression", (PA_REGRESSION, AROW_REGRESSION_FULL, AROW_REGRESSION_DIAGONAL,
                           AROW_REGRESSION_DIAGONAL_PRECISION), "rules.regression",
            ("rules/regression.py", "rules/second_order.py", "rules/linear.py",
-            "layouts/regression.py", "layouts/second_order.py", "layouts/linear.py"),
+            "layouts/regression.py", "layouts/second_order.py", "layouts/linear.py")
+           + AVERAGING_SOURCES,
            "PA and AROW regression", allocates=True),
     Family("multiclass_pa", (MULTICLASS_PA,), "rules.multiclass_pa",
            ("rules/multiclass_pa.py", "layouts/multiclass_pa.py", "layouts/linear.py"),

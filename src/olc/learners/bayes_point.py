@@ -9,6 +9,7 @@ from .constraints import Interval, StrOptions
 from .._compiled.layouts.bayes_point import (
     FIRST_MEMBER_BLOCK,
     FIRST_MEMBER_ROW,
+    GENERALIZED_PERCEPTRON_AVERAGED_LAYOUT,
     GENERALIZED_PERCEPTRON_LAYOUT,
     MEMBER_BIAS,
     MEMBER_BLOCK,
@@ -20,6 +21,7 @@ from .._compiled.layouts.bayes_point import (
     ObpmVec,
     obpm_sizes,
 )
+from .averaging import AVERAGE_CONSTRAINT, AveragingMixin, LayoutChoice, average_start
 from .classifier import OnlineLinearClassifier
 from .registry import algorithms, info, make
 from .validation import InputError
@@ -32,7 +34,7 @@ _V0_1_0_OBPM_SUM_ROW, _V0_1_0_OBPM_FIRST_MEMBER_ROW = 0, 1
 _V0_1_0_OBPM_HEADER, _V0_1_0_OBPM_BLOCK = 8, 4
 
 
-class GeneralizedPerceptron(OnlineLinearClassifier):
+class GeneralizedPerceptron(AveragingMixin, OnlineLinearClassifier):
     """Generalised perceptron (Harrington et al. 2003, Algorithm 1).
 
     Update on example z_t when its normalized margin is at most the update margin,
@@ -59,24 +61,30 @@ class GeneralizedPerceptron(OnlineLinearClassifier):
     eta : float > 0, step size η (default 1).
     rho_schedule, eta_schedule : "constant" or "inv_sqrt" (default "constant").
     fit_intercept : bool (default True).
+    average : bool or int ≥ 1 (default False): predict with the mean of the iterates from
+        that row on (``olc.learners.averaging``; the averaged perceptron of Freund &
+        Schapire 1999 when ρ = 0, η = 1). The update test and ‖(w, b)‖ are the iterate's.
     """
 
-    _layout = GENERALIZED_PERCEPTRON_LAYOUT
+    _layout = LayoutChoice(GENERALIZED_PERCEPTRON_LAYOUT,
+                           GENERALIZED_PERCEPTRON_AVERAGED_LAYOUT)
     _parameter_constraints = {
         "rho": [Interval(Real, 0, None, closed="left")],
         "eta": [Interval(Real, 0, None, closed="neither")],
         "rho_schedule": [StrOptions(set(SCHEDULES))],
         "eta_schedule": [StrOptions(set(SCHEDULES))],
         "fit_intercept": ["boolean"],
+        "average": AVERAGE_CONSTRAINT,
     }
 
     def __init__(self, rho=0.0, eta=1.0, rho_schedule="constant", eta_schedule="constant",
-                 fit_intercept=True):
+                 fit_intercept=True, average=False):
         self.rho = rho
         self.eta = eta
         self.rho_schedule = rho_schedule
         self.eta_schedule = eta_schedule
         self.fit_intercept = fit_intercept
+        self.average = average
 
     def _hp_values(self):
         return {"rho": self.rho, "eta": self.eta,
@@ -178,6 +186,9 @@ class OnlineBayesPointMachine(OnlineLinearClassifier):
             learner = make(entry.name, **(self.base_params or {}))
         except TypeError as exc:
             raise InputError(f"base_params: {exc}") from None
+        if average_start(getattr(learner, "average", False)):
+            raise InputError(f"base_params: average={learner.average!r} is not supported for "
+                             "OBPM members (OBPM averages its members itself); leave it out")
         try:
             hp = learner._hyperparameters()
         except InputError as exc:

@@ -4,8 +4,10 @@ from numbers import Real
 
 from .constraints import Interval
 
-from .._compiled.layouts.linear import (PA_CLASSIC, PA_I, PA_II, PASSIVE_AGGRESSIVE_LAYOUT,
-                                       pa_hp_values)
+from .._compiled.layouts.linear import (PA_CLASSIC, PA_I, PA_II,
+                                       PASSIVE_AGGRESSIVE_AVERAGED_LAYOUT,
+                                       PASSIVE_AGGRESSIVE_LAYOUT, pa_hp_values)
+from .averaging import AVERAGE_CONSTRAINT, AveragingMixin, LayoutChoice
 from .classifier import OnlineLinearClassifier
 
 _C = [Interval(Real, 0, None, closed="neither")]
@@ -17,11 +19,14 @@ _COMMON = """
     streams), the bias takes the same step τy but ‖x‖² does not count it; to count it as
     the textbook's augmented input (x, 1) does, append a constant-1 column and set
     ``fit_intercept=False``.
+
+    ``average`` (bool or int ≥ 1, default False): predict with the mean of the iterates from
+    that row on (``olc.learners.averaging``), scikit-learn's ``average``.
 """
 
 
-class _PassiveAggressiveBase(OnlineLinearClassifier):
-    _layout = PASSIVE_AGGRESSIVE_LAYOUT
+class _PassiveAggressiveBase(AveragingMixin, OnlineLinearClassifier):
+    _layout = LayoutChoice(PASSIVE_AGGRESSIVE_LAYOUT, PASSIVE_AGGRESSIVE_AVERAGED_LAYOUT)
     _variant = PA_CLASSIC
     _bias_in_norm = False
 
@@ -41,30 +46,34 @@ class PassiveAggressive(_PassiveAggressiveBase):
     has no step cap, that makes the bias overshoot by 1/‖x‖² per update and diverge on small
     rows.) A zero vector x without a bias skips the round (τ would be ℓ/0).
 
-    Parameters: fit_intercept (default True).
+    Parameters: fit_intercept (default True), average (bool or int ≥ 1, default False: the
+    mean of the iterates from that row on, ``olc.learners.averaging``).
 """
 
     _variant = PA_CLASSIC
     _bias_in_norm = True
-    _parameter_constraints = {"fit_intercept": ["boolean"]}
+    _parameter_constraints = {"fit_intercept": ["boolean"], "average": AVERAGE_CONSTRAINT}
 
-    def __init__(self, fit_intercept=True):
+    def __init__(self, fit_intercept=True, average=False):
         self.fit_intercept = fit_intercept
+        self.average = average
 
 
 class PassiveAggressiveI(_PassiveAggressiveBase):
     __doc__ = """PA-I: τ = min(C, ℓ/‖x‖²) (Crammer et al. 2006, Eq. 6; scikit-learn
     ``loss="hinge"``). A zero vector x skips the round, as in scikit-learn.
 
-    Parameters: C > 0 (aggressiveness, default 1), fit_intercept (default True).
+    Parameters: C > 0 (aggressiveness, default 1), fit_intercept (default True), average.
 """ + _COMMON
 
     _variant = PA_I
-    _parameter_constraints = {"C": _C, "fit_intercept": ["boolean"]}
+    _parameter_constraints = {"C": _C, "fit_intercept": ["boolean"],
+                              "average": AVERAGE_CONSTRAINT}
 
-    def __init__(self, C=1.0, fit_intercept=True):
+    def __init__(self, C=1.0, fit_intercept=True, average=False):
         self.C = C
         self.fit_intercept = fit_intercept
+        self.average = average
 
 
 class PassiveAggressiveII(_PassiveAggressiveBase):
@@ -73,12 +82,14 @@ class PassiveAggressiveII(_PassiveAggressiveBase):
     θ ← θ + y·max(0, 1 − m)/(‖x‖² + λ)·x, i.e. λ = 1/(2C). A zero vector x still moves the
     bias (τ = 2Cℓ), as in scikit-learn.
 
-    Parameters: C > 0 (default 1), fit_intercept (default True).
+    Parameters: C > 0 (default 1), fit_intercept (default True), average.
 """ + _COMMON
 
     _variant = PA_II
-    _parameter_constraints = {"C": _C, "fit_intercept": ["boolean"]}
+    _parameter_constraints = {"C": _C, "fit_intercept": ["boolean"],
+                              "average": AVERAGE_CONSTRAINT}
 
-    def __init__(self, C=1.0, fit_intercept=True):
+    def __init__(self, C=1.0, fit_intercept=True, average=False):
         self.C = C
         self.fit_intercept = fit_intercept
+        self.average = average

@@ -3,11 +3,12 @@ from numbers import Real
 
 from .constraints import Interval, StrOptions
 
-from .._compiled.layouts.linear import PERCEPTRON_LAYOUT
+from .._compiled.layouts.linear import PERCEPTRON_AVERAGED_LAYOUT, PERCEPTRON_LAYOUT
+from .averaging import AVERAGE_CONSTRAINT, AveragingMixin, LayoutChoice
 from .classifier import OnlineLinearClassifier
 
 
-class Perceptron(OnlineLinearClassifier):
+class Perceptron(AveragingMixin, OnlineLinearClassifier):
     """Rosenblatt's perceptron.
 
     Update ``w ← w + η·y·x`` (and ``b ← b + η·y`` when ``fit_intercept``) whenever
@@ -22,24 +23,32 @@ class Perceptron(OnlineLinearClassifier):
     With ``fit_intercept=True`` and η = 1 this is scikit-learn's ``Perceptron(shuffle=False)``
     trained by ``partial_fit`` (same weights on the same dense stream).
 
+    ``average``: the averaged perceptron (Freund & Schapire 1999; ``olc.learners.averaging``):
+    predict with the mean of the iterates from row ``average`` on (True: from the first) —
+    scikit-learn's ``SGDClassifier(loss="perceptron", learning_rate="constant",
+    average=...)``.
+
     Parameters
     ----------
     eta : float > 0, step size η (default 1).
     fit_intercept : bool, learn a bias b (default True).
     update : {"margin", "mistake"}, update test (default "margin": y(w·x + b) ≤ 0).
+    average : bool or int ≥ 1, average the iterates from this row on (default False: no).
     """
 
-    _layout = PERCEPTRON_LAYOUT
+    _layout = LayoutChoice(PERCEPTRON_LAYOUT, PERCEPTRON_AVERAGED_LAYOUT)
     _parameter_constraints = {
         "eta": [Interval(Real, 0, None, closed="neither")],
         "fit_intercept": ["boolean"],
         "update": [StrOptions({"margin", "mistake"})],
+        "average": AVERAGE_CONSTRAINT,
     }
 
-    def __init__(self, eta=1.0, fit_intercept=True, update="margin"):
+    def __init__(self, eta=1.0, fit_intercept=True, update="margin", average=False):
         self.eta = eta
         self.fit_intercept = fit_intercept
         self.update = update
+        self.average = average
 
     def _hp_values(self):
         return {"eta": self.eta, "fit_intercept": self.fit_intercept,

@@ -7,7 +7,9 @@ from numbers import Real
 from .constraints import Interval
 
 from .._compiled.layouts.linear import PA_CLASSIC, PA_I, PA_II, pa_hp_values
-from .._compiled.layouts.regression import AROW_REGRESSION_LAYOUTS, PA_REGRESSION_LAYOUT
+from .._compiled.layouts.regression import (AROW_REGRESSION_LAYOUTS,
+                                            PA_REGRESSION_AVERAGED_LAYOUT, PA_REGRESSION_LAYOUT)
+from .averaging import AVERAGE_CONSTRAINT, AveragingMixin, LayoutChoice
 from .base_regression import OnlineLinearRegressor
 from .second_order import AROWStateMixin
 
@@ -15,11 +17,14 @@ _POSITIVE = [Interval(Real, 0, None, closed="neither")]
 _NON_NEGATIVE = [Interval(Real, 0, None, closed="left")]
 
 
-class _PARegressionBase(OnlineLinearRegressor):
+class _PARegressionBase(AveragingMixin, OnlineLinearRegressor):
     """The Passive-Aggressive step over the ε-insensitive loss (``rules/linear.py``,
-    ``pa_step``); subclasses choose the variant and how their parameters map to C, κ, ε."""
+    ``pa_step``); subclasses choose the variant and how their parameters map to C, κ, ε.
+    Every subclass takes ``average`` (bool or int ≥ 1, default False): predict with the mean
+    of the iterates from that row on (``olc.learners.averaging``), scikit-learn's
+    ``PassiveAggressiveRegressor(average=...)``."""
 
-    _layout = PA_REGRESSION_LAYOUT
+    _layout = LayoutChoice(PA_REGRESSION_LAYOUT, PA_REGRESSION_AVERAGED_LAYOUT)
     _variant = PA_CLASSIC
     _bias_in_norm = False
 
@@ -53,11 +58,13 @@ class PassiveAggressiveRegression(_PARegressionBase):
 
     _variant = PA_CLASSIC
     _bias_in_norm = True
-    _parameter_constraints = {"epsilon": _NON_NEGATIVE, "fit_intercept": ["boolean"]}
+    _parameter_constraints = {"epsilon": _NON_NEGATIVE, "fit_intercept": ["boolean"],
+                              "average": AVERAGE_CONSTRAINT}
 
-    def __init__(self, epsilon=0.1, fit_intercept=True):
+    def __init__(self, epsilon=0.1, fit_intercept=True, average=False):
         self.epsilon = epsilon
         self.fit_intercept = fit_intercept
+        self.average = average
 
 
 class PassiveAggressiveIRegression(_PARegressionBase):
@@ -70,12 +77,13 @@ class PassiveAggressiveIRegression(_PARegressionBase):
 
     _variant = PA_I
     _parameter_constraints = {"C": _POSITIVE, "epsilon": _NON_NEGATIVE,
-                              "fit_intercept": ["boolean"]}
+                              "fit_intercept": ["boolean"], "average": AVERAGE_CONSTRAINT}
 
-    def __init__(self, C=1.0, epsilon=0.1, fit_intercept=True):
+    def __init__(self, C=1.0, epsilon=0.1, fit_intercept=True, average=False):
         self.C = C
         self.epsilon = epsilon
         self.fit_intercept = fit_intercept
+        self.average = average
 
 
 class PassiveAggressiveIIRegression(_PARegressionBase):
@@ -87,12 +95,13 @@ class PassiveAggressiveIIRegression(_PARegressionBase):
 
     _variant = PA_II
     _parameter_constraints = {"C": _POSITIVE, "epsilon": _NON_NEGATIVE,
-                              "fit_intercept": ["boolean"]}
+                              "fit_intercept": ["boolean"], "average": AVERAGE_CONSTRAINT}
 
-    def __init__(self, C=1.0, epsilon=0.1, fit_intercept=True):
+    def __init__(self, C=1.0, epsilon=0.1, fit_intercept=True, average=False):
         self.C = C
         self.epsilon = epsilon
         self.fit_intercept = fit_intercept
+        self.average = average
 
 
 _TEXTBOOK = """
@@ -113,11 +122,13 @@ class PassiveAggressiveL2Regression(_PARegressionBase):
 
     _variant = PA_II
     _bias_in_norm = True
-    _parameter_constraints = {"lam": _POSITIVE, "fit_intercept": ["boolean"]}
+    _parameter_constraints = {"lam": _POSITIVE, "fit_intercept": ["boolean"],
+                              "average": AVERAGE_CONSTRAINT}
 
-    def __init__(self, lam=1.0, fit_intercept=True):
+    def __init__(self, lam=1.0, fit_intercept=True, average=False):
         self.lam = lam
         self.fit_intercept = fit_intercept
+        self.average = average
 
     def _hp_values(self):
         lam = float(self.lam)  # κ = λ exactly (C = 1/(2λ) is unused by PA-II)
@@ -134,11 +145,13 @@ class PassiveAggressiveL1Regression(_PARegressionBase):
 
     _variant = PA_I
     _bias_in_norm = True
-    _parameter_constraints = {"lam": _POSITIVE, "fit_intercept": ["boolean"]}
+    _parameter_constraints = {"lam": _POSITIVE, "fit_intercept": ["boolean"],
+                              "average": AVERAGE_CONSTRAINT}
 
-    def __init__(self, lam=1.0, fit_intercept=True):
+    def __init__(self, lam=1.0, fit_intercept=True, average=False):
         self.lam = lam
         self.fit_intercept = fit_intercept
+        self.average = average
 
     def _hp_values(self):
         return pa_hp_values(PA_I, 1.0 / float(self.lam), self.fit_intercept, True)

@@ -10,13 +10,16 @@ from .._compiled.layouts.sgd import (
     INV_SQRT_T,
     INV_T,
     LOGISTIC,
+    SGD_AVERAGED_LAYOUT,
     SGD_LAYOUT,
+    SGD_REGRESSION_AVERAGED_LAYOUT,
     SGD_REGRESSION_LAYOUT,
     SQUARED,
     SQUARED_HINGE,
     SGDScal,
     SGDVec,
 )
+from .averaging import AVERAGE_CONSTRAINT, AveragingMixin, LayoutChoice
 from .classifier import OnlineLinearClassifier
 from .base_regression import OnlineLinearRegressor
 
@@ -28,6 +31,7 @@ _SGD_CONSTRAINTS = {
     "schedule": [StrOptions(set(SCHEDULES))],
     "lam": [Interval(Real, 0, None, closed="left")],
     "fit_intercept": ["boolean"],
+    "average": AVERAGE_CONSTRAINT,
 }
 
 
@@ -65,10 +69,14 @@ _COMMON = """
     ``"constant"`` η_t = η₀, ``"1/t"`` η_t = η₀/t, ``"1/sqrt(t)"`` η_t = η₀/√t.
 
     w is stored as scale × vector, so the shrink costs O(1) and a round O(nnz(x)).
+
+    ``average`` (bool or int ≥ 1, default False): averaged SGD — predict with the mean of the
+    iterates from that row on (``olc.learners.averaging``), scikit-learn's ``average``; the
+    steps still follow the current weights.
 """
 
 
-class SGD(_SGDState, OnlineLinearClassifier):
+class SGD(AveragingMixin, _SGDState, OnlineLinearClassifier):
     __doc__ = """Stochastic gradient descent for binary classification (y ∈ {−1, +1}).
 """ + _COMMON + """
     Losses (z = y·s): ``"hinge"`` max(0, 1 − z), ℓ' = −y when z < 1 (0 at the kink z = 1);
@@ -91,24 +99,26 @@ class SGD(_SGDState, OnlineLinearClassifier):
     loss : {"hinge", "logistic", "squared_hinge"} (default "hinge").
     lam : float ≥ 0, L2 penalty λ (default 0: none).
     fit_intercept : bool (default True).
+    average : bool or int ≥ 1 (default False).
 """
 
-    _layout = SGD_LAYOUT
+    _layout = LayoutChoice(SGD_LAYOUT, SGD_AVERAGED_LAYOUT)
     _parameter_constraints = {**_SGD_CONSTRAINTS, "loss": [StrOptions(set(LOSSES))]}
 
     def __init__(self, eta0=1.0, schedule="1/sqrt(t)", loss="hinge", lam=0.0,
-                 fit_intercept=True):
+                 fit_intercept=True, average=False):
         self.eta0 = eta0
         self.schedule = schedule
         self.loss = loss
         self.lam = lam
         self.fit_intercept = fit_intercept
+        self.average = average
 
     def _hp_values(self):
         return self._sgd_hp_values(LOSSES[self.loss])
 
 
-class SGDRegression(_SGDState, OnlineLinearRegressor):
+class SGDRegression(AveragingMixin, _SGDState, OnlineLinearRegressor):
     __doc__ = """Stochastic gradient descent for linear regression with the squared loss
     J = ½(y − w·x − b)² of §31.1 (ℓ'(s) = s − y), i.e. w ← w + η_t·r·x with r = y − ŷ.
 """ + _COMMON + """
@@ -127,16 +137,19 @@ class SGDRegression(_SGDState, OnlineLinearRegressor):
     schedule : {"constant", "1/t", "1/sqrt(t)"} (default "1/sqrt(t)").
     lam : float ≥ 0, L2 penalty λ (default 0: none).
     fit_intercept : bool (default True).
+    average : bool or int ≥ 1 (default False).
 """
 
-    _layout = SGD_REGRESSION_LAYOUT
+    _layout = LayoutChoice(SGD_REGRESSION_LAYOUT, SGD_REGRESSION_AVERAGED_LAYOUT)
     _parameter_constraints = _SGD_CONSTRAINTS
 
-    def __init__(self, eta0=0.01, schedule="1/sqrt(t)", lam=0.0, fit_intercept=True):
+    def __init__(self, eta0=0.01, schedule="1/sqrt(t)", lam=0.0, fit_intercept=True,
+                 average=False):
         self.eta0 = eta0
         self.schedule = schedule
         self.lam = lam
         self.fit_intercept = fit_intercept
+        self.average = average
 
     def _hp_values(self):
         return self._sgd_hp_values(SQUARED)

@@ -19,6 +19,7 @@ OBPM keeps its N members side by side:
 """
 from ..layout import Layout, fields
 from ..rule_ids import GENERALIZED_PERCEPTRON, OBPM
+from .averaging import averaged_hp, averaged_layout, averaged_scalars, averaged_vectors
 from .linear import PASSIVE_AGGRESSIVE_LAYOUT, PERCEPTRON_LAYOUT, LinearScal, LinearVec
 
 # -- generalised perceptron ----------------------------------------------------------------
@@ -30,6 +31,13 @@ CONSTANT, INV_SQRT = 0, 1
 SCHEDULES = {"constant": CONSTANT, "inv_sqrt": INV_SQRT}
 GENERALIZED_PERCEPTRON_LAYOUT = Layout(GENERALIZED_PERCEPTRON, hp=GeneralizedPerceptronHP,
                                        scalars=GeneralizedPerceptronScal, vectors=LinearVec)
+# averaging (``average=``, ``layouts/averaging.py``)
+AveragedGeneralizedPerceptronScal = averaged_scalars(GeneralizedPerceptronScal)
+AveragedGeneralizedPerceptronVec = averaged_vectors(LinearVec)
+AveragedGeneralizedPerceptronHP = averaged_hp(GeneralizedPerceptronHP)
+GENERALIZED_PERCEPTRON_AVERAGED_LAYOUT = averaged_layout(
+    GENERALIZED_PERCEPTRON_LAYOUT, AveragedGeneralizedPerceptronHP,
+    AveragedGeneralizedPerceptronScal, AveragedGeneralizedPerceptronVec)
 
 # -- OBPM ------------------------------------------------------------------------------------
 #: Base learners whose rule can run as an OBPM member: state (w = vecs[W], b = scal[BIAS])

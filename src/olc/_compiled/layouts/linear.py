@@ -5,6 +5,7 @@ and the Passive-Aggressive step's hyper-parameters (shared with PA regression,
 Both keep w in ``vecs[W]`` and the bias in ``scal[BIAS]``."""
 from ..layout import Layout, fields
 from ..rule_ids import PASSIVE_AGGRESSIVE, PERCEPTRON
+from .averaging import averaged_hp, averaged_layout, averaged_scalars, averaged_vectors
 
 LinearScal = fields("bias")
 LinearVec = fields("w")
@@ -30,6 +31,18 @@ PA_CLASSIC, PA_I, PA_II = 0, 1, 2
 HINGE, EPSILON_INSENSITIVE = 0, 1
 PASSIVE_AGGRESSIVE_LAYOUT = Layout(PASSIVE_AGGRESSIVE, hp=PassiveAggressiveHP,
                                    scalars=LinearScal, vectors=LinearVec)
+
+
+# -- averaging (``average=``, ``layouts/averaging.py``): w and the bias, then the averaging state
+AveragedLinearScal = averaged_scalars(LinearScal)
+AveragedLinearVec = averaged_vectors(LinearVec)
+AveragedPerceptronHP = averaged_hp(PerceptronHP)
+AveragedPassiveAggressiveHP = averaged_hp(PassiveAggressiveHP)
+PERCEPTRON_AVERAGED_LAYOUT = averaged_layout(PERCEPTRON_LAYOUT, AveragedPerceptronHP,
+                                             AveragedLinearScal, AveragedLinearVec)
+PASSIVE_AGGRESSIVE_AVERAGED_LAYOUT = averaged_layout(
+    PASSIVE_AGGRESSIVE_LAYOUT, AveragedPassiveAggressiveHP, AveragedLinearScal,
+    AveragedLinearVec)
 
 
 def pa_hp_values(variant, c, fit_intercept, bias_in_norm, epsilon=0.0, kappa=None):

@@ -14,10 +14,15 @@ sigma) = μ and diag Σ and scal (bias, sigma_b) = μ_b and Σ_bb; for the full 
 from ..layout import Layout, fields
 from ..rule_ids import (AROW_REGRESSION_DIAGONAL, AROW_REGRESSION_DIAGONAL_PRECISION,
                         AROW_REGRESSION_FULL, PA_REGRESSION)
-from .linear import LinearScal, LinearVec, PassiveAggressiveHP
+from .averaging import averaged_layout
+from .linear import (AveragedLinearScal, AveragedLinearVec, AveragedPassiveAggressiveHP,
+                     LinearScal, LinearVec, PassiveAggressiveHP)
 
 PA_REGRESSION_LAYOUT = Layout(PA_REGRESSION, hp=PassiveAggressiveHP, scalars=LinearScal,
                               vectors=LinearVec)
+PA_REGRESSION_AVERAGED_LAYOUT = averaged_layout(PA_REGRESSION_LAYOUT,
+                                                AveragedPassiveAggressiveHP,
+                                                AveragedLinearScal, AveragedLinearVec)
 
 AROWRegressionHP = fields("r", "fit_intercept")
 AROWRegressionScal = fields("bias", "sigma_b")

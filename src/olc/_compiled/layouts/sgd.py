@@ -6,6 +6,7 @@ learner's lifetime; exact as float64 up to 2⁵³) in scal[T].
 """
 from ..layout import Layout, fields
 from ..rule_ids import SGD, SGD_REGRESSION
+from .averaging import averaged_hp, averaged_layout, averaged_scalars, averaged_vectors
 
 SGDScal = fields("bias", "scale", "t")
 SGDVec = fields("v")
@@ -19,3 +20,12 @@ HINGE, LOGISTIC, SQUARED_HINGE, SQUARED = 0, 1, 2, 3
 
 SGD_LAYOUT = Layout(SGD, hp=SGDHP, scalars=SGDScal, vectors=SGDVec)
 SGD_REGRESSION_LAYOUT = Layout(SGD_REGRESSION, hp=SGDHP, scalars=SGDScal, vectors=SGDVec)
+
+# averaging (``average=``, ``layouts/averaging.py``; w = s·v: with ``avg_base_scale``)
+AveragedSGDScal = averaged_scalars(SGDScal, scaled=True)
+AveragedSGDVec = averaged_vectors(SGDVec)
+AveragedSGDHP = averaged_hp(SGDHP)
+SGD_AVERAGED_LAYOUT = averaged_layout(SGD_LAYOUT, AveragedSGDHP, AveragedSGDScal,
+                                      AveragedSGDVec)
+SGD_REGRESSION_AVERAGED_LAYOUT = averaged_layout(SGD_REGRESSION_LAYOUT, AveragedSGDHP,
+                                                 AveragedSGDScal, AveragedSGDVec)

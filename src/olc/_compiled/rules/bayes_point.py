@@ -19,6 +19,7 @@ nonzero *values* of x, so dense and CSR rows trigger it at the same steps.
 """
 import math
 
+from ..averaging import average_step, averaged_score
 from ..caching import jit
 from ..kernels import INLINE, axpy, dot, sign, sqnorm
 from ..layouts.bayes_point import (
@@ -33,6 +34,10 @@ from ..layouts.bayes_point import (
     ObpmScal,
     ObpmVec,
 )
+from ..layouts.averaging import AveragingScal
+from ..layouts.bayes_point import AveragedGeneralizedPerceptronHP as AvgGPHP
+from ..layouts.bayes_point import AveragedGeneralizedPerceptronScal as AvgGPScal
+from ..layouts.bayes_point import AveragedGeneralizedPerceptronVec as AvgGPVec
 from ..layouts.bayes_point import GeneralizedPerceptronHP as GPHP
 from ..layouts.bayes_point import GeneralizedPerceptronScal as GPScal
 from ..layouts.linear import LinearVec
@@ -41,6 +46,8 @@ from ..rule_ids import GENERALIZED_PERCEPTRON, PASSIVE_AGGRESSIVE, PERCEPTRON
 from .linear import passive_aggressive_step, perceptron_step
 
 W = LinearVec.W
+AVG_SUM, AVG = AvgGPVec.AVG_SUM, AvgGPScal.AVG_ROWS
+AVG_COUNT = AveragingScal.COUNT
 SUM, SCRATCH = ObpmVec.SUM, ObpmVec.SCRATCH
 
 RECOMPUTE_FACTOR = 4
@@ -63,6 +70,8 @@ def _sqnorm_count(idx, val):
 
 @jit(inline=INLINE)
 def gp_score(idx, val, vecs, ints, scal, hp, fast):
+    if vecs.shape[0] > AVG_SUM and scal[AVG + AVG_COUNT] > 0.0:  # averaging has begun
+        return averaged_score(vecs[AVG_SUM], vecs[W], idx, val, scal, AVG, fast)
     return dot(vecs[W], idx, val, fast) + scal[GPScal.BIAS]
 
 
@@ -71,7 +80,8 @@ def gp_step(idx, val, y, vecs, ints, scal, hp, fast):
     """Algorithm 1, one round: update when y(w_k·x)/‖w_k‖ ≤ ρ_k (line 3), w_{k+1} = w_k +
     η_k y x (line 4), k ← k + 1 (line 5). Tested as y(w·x + b) ≤ ρ_k‖(w, b)‖ (the same for
     ‖w‖ > 0; at w = 0, where the paper's ratio is 0/0, the margin counts as 0, so the first
-    round updates as the perceptron's does)."""
+    round updates as the perceptron's does). Then, when the state has it, the averaging of
+    the iterate (``averaging.py``)."""
     w = vecs[W]
     s = dot(w, idx, val, fast) + scal[GPScal.BIAS]
     pred = sign(s)
@@ -83,6 +93,9 @@ def gp_step(idx, val, y, vecs, ints, scal, hp, fast):
         rho = rho / math.sqrt(k)
     sq = scal[GPScal.SQ]
     if y * s > rho * math.sqrt(sq):
+        if vecs.shape[0] > AVG_SUM:  # averaging (the state has the sum row): a call
+            average_step(idx, val, vecs[AVG_SUM], scal, AVG, hp, AvgGPHP.AVERAGE, 0.0, 1.0,
+                         scal[GPScal.BIAS])
         return s, pred, False, 0.0
     eta = hp[GPHP.ETA]
     if hp[GPHP.ETA_SCHEDULE] == INV_SQRT:
@@ -105,6 +118,9 @@ def gp_step(idx, val, y, vecs, ints, scal, hp, fast):
         work = 0.0
     scal[GPScal.SQ] = new_sq if new_sq > 0.0 else 0.0
     scal[GPScal.WORK] = work
+    if vecs.shape[0] > AVG_SUM:
+        average_step(idx, val, vecs[AVG_SUM], scal, AVG, hp, AvgGPHP.AVERAGE, a, 1.0,
+                     scal[GPScal.BIAS])
     return s, pred, True, 0.0
 
 
@@ -113,7 +129,8 @@ def gp_step(idx, val, y, vecs, ints, scal, hp, fast):
 @jit()
 def member_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
     """One member's round with the base learner's own rule (state (w, b) in vecs[W] and
-    scal[MEMBER_BIAS], additive update of w on the support of x)."""
+    scal[MEMBER_BIAS], additive update of w on the support of x). Members never average (a
+    member's state is one row, so the steps' averaging branch never runs)."""
     if rule == PERCEPTRON:
         return perceptron_step(idx, val, y, vecs, ints, scal, hp, fast)
     if rule == PASSIVE_AGGRESSIVE:

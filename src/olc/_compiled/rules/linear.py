@@ -2,22 +2,38 @@
 bias ``b = scal[BIAS]`` (layouts: ``layouts/linear.py``).
 
 ``pa_step`` is the one Passive-Aggressive step, parametrized by its loss: the hinge loss here
-(classification), the ε-insensitive loss in ``rules/regression.py``."""
+(classification), the ε-insensitive loss in ``rules/regression.py``.
+
+Averaging (``average=``): when the state holds the averaging rows (layouts
+``*_AVERAGED_LAYOUT``), each step also accounts its iterate in the lazy sum
+(``averaging.average_step``, O(nnz(x))) and the score is the averaged model's; the update
+itself is unchanged, as in scikit-learn's averaged SGD. (The averaging sits in the step
+functions themselves, not in a wrapper around an IR-inlined round: nested IR inlining had
+doubled the family's compile time.)"""
 import math
 
 from ..caching import jit
 
+from ..averaging import average_step, averaged_score
 from ..kernels import INLINE, LLVM_INLINE, axpy, dot, sign, sqnorm
+from ..layouts.averaging import AveragingScal
+from ..layouts.linear import AveragedLinearScal, AveragedLinearVec
+from ..layouts.linear import AveragedPassiveAggressiveHP as AvgPAHP
+from ..layouts.linear import AveragedPerceptronHP as AvgPHP
 from ..layouts.linear import HINGE, PA_I, PA_II, LinearScal, LinearVec
 from ..layouts.linear import PassiveAggressiveHP as PAHP
 from ..layouts.linear import PerceptronHP as PHP
 from ..rule_ids import PERCEPTRON
 
 BIAS, W = LinearScal.BIAS, LinearVec.W
+AVG_SUM, AVG = AveragedLinearVec.AVG_SUM, AveragedLinearScal.AVG_ROWS
+AVG_COUNT = AveragingScal.COUNT
 
 
 @jit(inline=INLINE)
 def linear_score(idx, val, vecs, ints, scal, hp, fast):
+    if vecs.shape[0] > AVG_SUM and scal[AVG + AVG_COUNT] > 0.0:  # averaging has begun
+        return averaged_score(vecs[AVG_SUM], vecs[W], idx, val, scal, AVG, fast)
     return dot(vecs[W], idx, val, fast) + scal[BIAS]
 
 
@@ -28,6 +44,7 @@ def perceptron_step(idx, val, y, vecs, ints, scal, hp, fast):
 
     Default: update when y(w·x + b) ≤ 0. With ``mistake_only``: update only when
     the prediction sign(w·x + b), sign(0) = +1, differs from y, as in the lecture notes.
+    Then, when the state has it, the averaging of the iterate (``averaging.average_step``).
     """
     s = dot(vecs[W], idx, val, fast) + scal[BIAS]
     pred = sign(s)
@@ -37,11 +54,15 @@ def perceptron_step(idx, val, y, vecs, ints, scal, hp, fast):
         upd = pred != y
     else:
         upd = y * s <= 0.0
+    c = 0.0
     if upd:
-        eta = hp[PHP.ETA]
-        axpy(eta * y, idx, val, vecs[W])
+        c = hp[PHP.ETA] * y
+        axpy(c, idx, val, vecs[W])
         if hp[PHP.FIT_INTERCEPT] != 0.0:
-            scal[BIAS] += eta * y
+            scal[BIAS] += c
+    if vecs.shape[0] > AVG_SUM:  # averaging (the state has the sum row): a call
+        average_step(idx, val, vecs[AVG_SUM], scal, AVG, hp, AvgPHP.AVERAGE, c, 1.0,
+                     scal[BIAS])
     return s, pred, upd, 0.0
 
 
@@ -70,37 +91,45 @@ def pa_step(loss, idx, val, y, vecs, ints, scal, hp, fast):
     q = 0: PA and PA-I skip the round (τ would be ℓ/0), as in scikit-learn; PA-II moves the
     bias only (τ = ℓ/κ), or nothing without a bias. A step that would not be finite is
     declined and reported as an overflow (a non-finite score), so the state never holds
-    inf/NaN.
+    inf/NaN. Every round that is learned (finite score, not declined) is then averaged
+    when the state has it (one exit, so one call).
     """
     s = dot(vecs[W], idx, val, fast) + scal[BIAS]
     pred = sign(s)
     if not math.isfinite(s):
         return s, pred, False, 0.0  # overflow: never update on it (the loop stops)
     ell, direction = loss_and_direction(loss, y, s, hp[PAHP.EPSILON])
-    if not ell > 0.0:
-        return s, pred, False, 0.0
-    q = sqnorm(idx, val)
-    if hp[PAHP.BIAS_IN_NORM] != 0.0:
-        q += 1.0
-    variant = hp[PAHP.VARIANT]
-    if variant == PA_II:
-        tau = ell / (q + hp[PAHP.KAPPA])
-    else:
-        if q == 0.0:
-            return s, pred, False, 0.0
-        tau = ell / q
-        if variant == PA_I and tau > hp[PAHP.C]:
-            tau = hp[PAHP.C]
-    step = tau * direction
-    fit_bias = hp[PAHP.FIT_INTERCEPT] != 0.0
-    if not (math.isfinite(step * math.sqrt(q)) and math.isfinite(scal[BIAS] + step)):
-        return math.inf, pred, False, 0.0
-    if q == 0.0 and not fit_bias:
-        return s, pred, False, 0.0  # PA-II on x = 0 without a bias: nothing moves
-    axpy(step, idx, val, vecs[W])
-    if fit_bias:
-        scal[BIAS] += step
-    return s, pred, True, 0.0
+    step = 0.0  # what w moved by (times x)
+    moved = False
+    if ell > 0.0:
+        q = sqnorm(idx, val)
+        if hp[PAHP.BIAS_IN_NORM] != 0.0:
+            q += 1.0
+        variant = hp[PAHP.VARIANT]
+        if variant == PA_II:
+            tau = ell / (q + hp[PAHP.KAPPA])
+        elif q != 0.0:
+            tau = ell / q
+            if variant == PA_I and tau > hp[PAHP.C]:
+                tau = hp[PAHP.C]
+        else:
+            tau = 0.0
+        if variant == PA_II or q != 0.0:
+            step = tau * direction
+            fit_bias = hp[PAHP.FIT_INTERCEPT] != 0.0
+            if not (math.isfinite(step * math.sqrt(q)) and math.isfinite(scal[BIAS] + step)):
+                return math.inf, pred, False, 0.0
+            if q == 0.0 and not fit_bias:
+                step = 0.0  # PA-II on x = 0 without a bias: nothing moves
+            else:
+                axpy(step, idx, val, vecs[W])
+                if fit_bias:
+                    scal[BIAS] += step
+                moved = True
+    if vecs.shape[0] > AVG_SUM:  # averaging (the state has the sum row): a call
+        average_step(idx, val, vecs[AVG_SUM], scal, AVG, hp, AvgPAHP.AVERAGE, step, 1.0,
+                     scal[BIAS])
+    return s, pred, moved, 0.0
 
 
 @jit(forceinline=LLVM_INLINE)

@@ -24,21 +24,36 @@ Losses (y ∈ {−1, +1} for classification, z = y·s):
 
 "updated" is true when the round changed the model: a non-zero gradient, or a shrink
 (λ > 0).
+
+Averaging (``average=``, ``averaging.py``): when the state holds the averaging rows, the round
+also accounts its iterate w_t = s·v in the lazy sum, in v's units as scikit-learn's
+``WeightVector.add_average`` does (a += (1/n)·b·s); before a shrink that would leave the
+scale 2¹⁰ below its value at the last rebase, or make the kernel fold or clear v, the sum is
+rebased (``average_rebase``, O(d), once per ~7/(η_tλ) rows) — see ``averaging.py`` for why.
+The score is then the averaged model's.
 """
 import math
 
+from ..averaging import average_rebase, average_step, averaged_score, needs_rebase
 from ..caching import jit
 from ..kernels import INLINE, sign
 from ..layouts.sgd import INV_SQRT_T, INV_T, HINGE, SQUARED, SQUARED_HINGE, SGDHP, SGDScal, SGDVec
+from ..layouts.averaging import AveragingScal
+from ..layouts.sgd import AveragedSGDHP, AveragedSGDScal, AveragedSGDVec
 from ..rule_ids import SGD, SGD_REGRESSION
 from ..scaled import sv_add, sv_dot, sv_in_range, sv_mul
 
 BIAS, SCALE, T = SGDScal.BIAS, SGDScal.SCALE, SGDScal.T
 V = SGDVec.V
+AVG_SUM, AVG = AveragedSGDVec.AVG_SUM, AveragedSGDScal.AVG_ROWS
+AVG_BASE_SCALE = AveragedSGDScal.AVG_BASE_SCALE
+AVG_COUNT = AveragingScal.COUNT
 
 
 @jit(inline=INLINE)
 def sgd_linear_score(idx, val, vecs, ints, scal, hp, fast):
+    if vecs.shape[0] > AVG_SUM and scal[AVG + AVG_COUNT] > 0.0:  # averaging has begun
+        return averaged_score(vecs[AVG_SUM], vecs[V], idx, val, scal, AVG, fast)
     return sv_dot(vecs[V], scal[SCALE], idx, val, fast) + scal[BIAS]
 
 
@@ -106,12 +121,25 @@ def _sgd_round(idx, val, y, vecs, ints, scal, hp, fast, loss):
             return math.inf, pred, False, 0.0
     # -- apply ------------------------------------------------------------------------------
     scal[T] = t
+    averaging = vecs.shape[0] > AVG_SUM  # the state has the sum row
+    rebase = False
+    if averaging and shrink != 1.0:
+        after = scal[SCALE] * shrink
+        rebase = needs_rebase(scal, AVG, after, sv_in_range(after))
+        if rebase:
+            average_rebase(vecs[AVG_SUM], v, scal, AVG)
     if shrink != 1.0:
         sv_mul(v, scal, SCALE, shrink)  # O(1); shrink 0 (η_tλ ≥ 1) clears w, O(d)
+    if rebase:
+        scal[AVG_BASE_SCALE] = scal[SCALE]
     if update != 0.0:
         sv_add(v, scal, SCALE, update, idx, val)
         if hp[SGDHP.FIT_INTERCEPT] != 0.0:
             scal[BIAS] += update
+    if averaging:
+        # v moved by (update/s)·x, s the scale after the shrink (sv_add's divisor).
+        average_step(idx, val, vecs[AVG_SUM], scal, AVG, hp, AveragedSGDHP.AVERAGE, update,
+                     scal[SCALE], scal[BIAS])
     return s, pred, update != 0.0 or shrink != 1.0, 0.0
 
 
