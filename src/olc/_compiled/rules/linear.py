@@ -8,7 +8,8 @@ import math
 from ..caching import jit
 
 from ..kernels import INLINE, LLVM_INLINE, axpy, dot, sign, sqnorm
-from ..layouts.linear import HINGE, PA_I, PA_II, LinearScal, LinearVec
+from ..layouts.linear import (HINGE, PA_EXTENSION, PA_I, PA_II, PERCEPTRON_EXTENSION,
+                              LinearScal, LinearVec, SklearnHP)
 from ..layouts.linear import PassiveAggressiveHP as PAHP
 from ..layouts.linear import PerceptronHP as PHP
 from ..rule_ids import PERCEPTRON
@@ -19,6 +20,14 @@ BIAS, W = LinearScal.BIAS, LinearVec.W
 @jit(inline=INLINE)
 def linear_score(idx, val, vecs, ints, scal, hp, fast):
     return dot(vecs[W], idx, val, fast) + scal[BIAS]
+
+
+@jit(inline=INLINE)
+def extension(hp, offset, field, default):
+    """``hp[offset + field]`` when ``hp`` extends past its layout (``SklearnHP``), else
+    ``default``."""
+    k = offset + field
+    return hp[k] if hp.shape[0] > k else default
 
 
 @jit(forceinline=LLVM_INLINE)
@@ -33,15 +42,22 @@ def perceptron_step(idx, val, y, vecs, ints, scal, hp, fast):
     pred = sign(s)
     if not math.isfinite(s):
         return s, pred, False, 0.0  # overflow: never update on it (the loop stops)
+    weighted = extension(hp, PERCEPTRON_EXTENSION, SklearnHP.ROW_WEIGHTS, 0.0) != 0.0
+    label = math.copysign(1.0, y) if weighted else y
     if hp[PHP.MISTAKE_ONLY] != 0.0:
-        upd = pred != y
+        upd = pred != label
     else:
-        upd = y * s <= 0.0
+        upd = label * s <= 0.0
     if upd:
-        eta = hp[PHP.ETA]
-        axpy(eta * y, idx, val, vecs[W])
+        step = hp[PHP.ETA] * label
+        if weighted:
+            step *= abs(y)
+            if step == 0.0:
+                return s, pred, False, 0.0
+        axpy(step, idx, val, vecs[W])
         if hp[PHP.FIT_INTERCEPT] != 0.0:
-            scal[BIAS] += eta * y
+            scal[BIAS] += step * extension(hp, PERCEPTRON_EXTENSION,
+                                           SklearnHP.INTERCEPT_DECAY, 1.0)
     return s, pred, upd, 0.0
 
 
@@ -76,7 +92,9 @@ def pa_step(loss, idx, val, y, vecs, ints, scal, hp, fast):
     pred = sign(s)
     if not math.isfinite(s):
         return s, pred, False, 0.0  # overflow: never update on it (the loop stops)
-    ell, direction = loss_and_direction(loss, y, s, hp[PAHP.EPSILON])
+    weighted = extension(hp, PA_EXTENSION, SklearnHP.ROW_WEIGHTS, 0.0) != 0.0
+    label = math.copysign(1.0, y) if weighted else y
+    ell, direction = loss_and_direction(loss, label, s, hp[PAHP.EPSILON])
     if not ell > 0.0:
         return s, pred, False, 0.0
     q = sqnorm(idx, val)
@@ -92,6 +110,10 @@ def pa_step(loss, idx, val, y, vecs, ints, scal, hp, fast):
         if variant == PA_I and tau > hp[PAHP.C]:
             tau = hp[PAHP.C]
     step = tau * direction
+    if weighted:
+        step *= abs(y)
+        if step == 0.0:
+            return s, pred, False, 0.0
     fit_bias = hp[PAHP.FIT_INTERCEPT] != 0.0
     if not (math.isfinite(step * math.sqrt(q)) and math.isfinite(scal[BIAS] + step)):
         return math.inf, pred, False, 0.0
@@ -99,7 +121,7 @@ def pa_step(loss, idx, val, y, vecs, ints, scal, hp, fast):
         return s, pred, False, 0.0  # PA-II on x = 0 without a bias: nothing moves
     axpy(step, idx, val, vecs[W])
     if fit_bias:
-        scal[BIAS] += step
+        scal[BIAS] += step * extension(hp, PA_EXTENSION, SklearnHP.INTERCEPT_DECAY, 1.0)
     return s, pred, True, 0.0
 
 
