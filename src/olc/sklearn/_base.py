@@ -8,7 +8,6 @@ import scipy.sparse as sp
 from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit
 from sklearn.utils._param_validation import Interval
 
-from .._compiled.driver import LoopInput
 from .._compiled.layouts.linear import LinearScal, LinearVec
 from ..learners.records import PreparedStream
 
@@ -84,9 +83,11 @@ def state_model(learner):
     return learner._vecs[LinearVec.W].copy(), float(learner._scal[LinearScal.BIAS])
 
 
-def prepared(learner, X_loop, targets, hp, classes=None):
-    """A PreparedStream of the drop-in's data for ``learner`` (validated already)."""
-    return PreparedStream(LoopInput(X_loop), X_loop, np.asarray(targets, dtype=np.float64),
+def prepared(loop_input, X_loop, targets, hp, classes=None):
+    """A PreparedStream of the drop-in's data (validated already; ``loop_input`` is
+    ``LoopInput(X_loop)``, shared by the problems of one call: its binary-values test runs
+    once)."""
+    return PreparedStream(loop_input, X_loop, np.asarray(targets, dtype=np.float64),
                           classes, hp)
 
 

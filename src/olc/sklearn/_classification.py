@@ -22,6 +22,7 @@ from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.multiclass import _check_partial_fit_first_call
 from sklearn.utils.validation import _check_sample_weight, validate_data
 
+from .._compiled.driver import LoopInput
 from . import _base
 from ._epochs import EpochPlan, run_epochs
 from ._shuffle import epoch_permutation
@@ -171,6 +172,7 @@ class DropInClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimator):
 
     def _learn(self, X, y, max_iter, class_weight, sample_weight):
         X_loop = _base.loop_matrix(X)
+        loop_input = LoopInput(X_loop)
         decay = _base.SPARSE_INTERCEPT_DECAY if sp.issparse(X) else 1.0
         n, d = X.shape
         problems = self._problems(y, class_weight, sample_weight)
@@ -193,7 +195,7 @@ class DropInClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimator):
                            float(self.intercept_[k]), d, _BINARY_CLASSES)
             targets = np.copysign(weights, y_i) if weighted else y_i
             hp = _base.extended_hp(learner, weighted, decay)
-            stream = _base.prepared(learner, X_loop, targets, hp, _BINARY_CLASSES)
+            stream = _base.prepared(loop_input, X_loop, targets, hp, _BINARY_CLASSES)
             score = None
             if self.early_stopping:
                 score = _binary_accuracy(X[mask], y_i[mask], sample_weight[mask])

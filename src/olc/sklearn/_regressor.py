@@ -13,6 +13,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
+from .._compiled.driver import LoopInput
 from ..learners.regression import PassiveAggressiveIIRegression, PassiveAggressiveIRegression
 from . import _base
 from ._epochs import EpochPlan, epsilon_insensitive_losses, run_epochs
@@ -131,7 +132,8 @@ class PassiveAggressiveRegressor(RegressorMixin, SparseCoefMixin, BaseEstimator)
         decay = _base.SPARSE_INTERCEPT_DECAY if sp.issparse(X) else 1.0
         y64 = np.asarray(y, dtype=np.float64)
         hp = _base.extended_hp(learner, False, decay)
-        stream = _base.prepared(learner, _base.loop_matrix(X), y64, hp)
+        X_loop = _base.loop_matrix(X)
+        stream = _base.prepared(LoopInput(X_loop), X_loop, y64, hp)
         score = _r2(X[mask], y[mask], sample_weight[mask]) if self.early_stopping else None
         plan = EpochPlan(n, mask, epoch_permutation(n, seed) if self.shuffle else None,
                          max_iter, self.tol, self.n_iter_no_change, self.early_stopping,
