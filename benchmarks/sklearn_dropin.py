@@ -1,12 +1,13 @@
 """olc.sklearn against scikit-learn's own classes, side by side in one run, on the
 throughput workloads (W1–W3 of ``throughput.py``, ``_common.py``) and a 20-Newsgroups-like
 multiclass one (K = 20 classes, CSR): the same estimator, the same parameters, the same
-arrays; scikit-learn on one core (``threadpoolctl``), as olc. Each case is timed best of
+arrays; both inside ``threadpoolctl.threadpool_limits(1)`` (one core). Each case is timed best of
 ``--repeat`` after a warm-up call (olc's compile, or its disk cache, stays out of the time).
 
 Calls: ``fit`` with ``max_iter=5, tol=None`` (five shuffled epochs, scikit-learn's orders)
 and one ``partial_fit`` (one epoch). Prints one JSON object: seconds per case and the ratio
-scikit-learn / olc (> 1: olc faster), and whether both learned the same coef_ (they do bit
+scikit-learn / olc (> 1: olc faster) in wall time and in process CPU time (steadier on a
+shared machine), and whether both learned the same coef_ (they do bit
 for bit in strict mode; here in olc's default arithmetic, to rounding).
 
     PYTHONPATH=src python benchmarks/sklearn_dropin.py [--quick] [--repeat N]
@@ -45,14 +46,16 @@ def newsgroups_like(n, d, k, seed):
 
 
 def timed(make, call, repeat):
+    """(best wall seconds, best process CPU seconds, the last model)."""
     make_and_call = lambda: call(make())  # noqa: E731
     make_and_call()  # warm-up: olc's compile or disk cache, scikit-learn's imports
-    times, model = [], None
+    walls, cpus, model = [], [], None
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        w0, c0 = time.perf_counter(), time.process_time()
         model = make_and_call()
-        times.append(time.perf_counter() - t0)
-    return min(times), model
+        cpus.append(time.process_time() - c0)
+        walls.append(time.perf_counter() - w0)
+    return min(walls), min(cpus), model
 
 
 def main():
@@ -77,20 +80,25 @@ def main():
                 kw = dict(params, max_iter=5, tol=None, random_state=0)
                 print(f"{wname} {cname} {call_name}", file=sys.stderr)
                 with threadpool_limits(1):
-                    t_sk, m_sk = timed(lambda: getattr(theirs, cname)(**kw), call, args.repeat)
-                t_olc, m_olc = timed(lambda: getattr(ours, cname)(**kw), call, args.repeat)
+                    t_sk, c_sk, m_sk = timed(lambda: getattr(theirs, cname)(**kw), call,
+                                             args.repeat)
+                    t_olc, c_olc, m_olc = timed(lambda: getattr(ours, cname)(**kw), call,
+                                                args.repeat)
                 diff = float(np.max(np.abs(m_olc.coef_ - m_sk.coef_)))
                 scale_ = float(np.max(np.abs(m_sk.coef_))) or 1.0
                 report["cases"].append({
                     "workload": wname, "estimator": cname, "call": call_name,
                     "sklearn_s": round(t_sk, 4), "olc_s": round(t_olc, 4),
                     "sklearn_over_olc": round(t_sk / t_olc, 2),
+                    "sklearn_cpu_s": round(c_sk, 4), "olc_cpu_s": round(c_olc, 4),
+                    "sklearn_over_olc_cpu": round(c_sk / c_olc, 2),
                     "coef_max_rel_diff": diff / scale_})
     _common.emit_report(report)
     print("\n".join(f"{c['workload']:5} {c['estimator']:28} {c['call']:26} sklearn "
-                    f"{c['sklearn_s']:8.3f} s  olc {c['olc_s']:8.3f} s  ratio "
-                    f"{c['sklearn_over_olc']:5.2f}  Δcoef {c['coef_max_rel_diff']:.1e}"
-                    for c in report["cases"]), file=sys.stderr)
+                    f"{c['sklearn_s']:7.3f} s  olc {c['olc_s']:7.3f} s  ratio "
+                    f"{c['sklearn_over_olc']:5.2f}  (CPU {c['sklearn_over_olc_cpu']:5.2f})  "
+                    f"Δcoef {c['coef_max_rel_diff']:.1e}" for c in report["cases"]),
+          file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -65,10 +65,17 @@ def extended_hp(learner, row_weights, intercept_decay):
     return np.concatenate([hp, [1.0 if row_weights else 0.0, intercept_decay]])
 
 
-def seat(learner, coef, intercept, n_features, classes=None):
-    """Give ``learner`` the model (coef, intercept) as its state, ready to learn on."""
+def seat(learner, coef_rows, intercept, n_features, classes=None):
+    """Give ``learner`` the model (``coef_rows``: (1, d), intercept) as its state, ready to
+    learn on. A float64 C-contiguous writable ``coef_rows`` (a row of the drop-in's own
+    ``coef_``) becomes the learner's weight row itself, learned in place as scikit-learn
+    learns in its ``coef_``: no copy in or out (see ``learned_in_place``)."""
     vecs, scal = learner._initial_state(n_features)
-    vecs[LinearVec.W] = coef
+    if (vecs.shape == coef_rows.shape and coef_rows.dtype == np.float64
+            and coef_rows.flags.c_contiguous and coef_rows.flags.writeable):
+        vecs = coef_rows
+    else:
+        vecs[LinearVec.W] = np.asarray(coef_rows, dtype=np.float64).reshape(-1)
     scal[LinearScal.BIAS] = intercept
     learner._vecs, learner._scal = vecs, scal
     learner._ints = learner._initial_ints(n_features)
@@ -78,9 +85,15 @@ def seat(learner, coef, intercept, n_features, classes=None):
         learner.classes_ = classes
 
 
-def state_model(learner):
-    """The learner's current (weights, bias), not averaged."""
-    return learner._vecs[LinearVec.W].copy(), float(learner._scal[LinearScal.BIAS])
+def learned_in_place(learner, coef):
+    """Whether ``learner``'s weights are (a view of) ``coef``."""
+    return np.shares_memory(learner._vecs, coef)
+
+
+def state_model(learner, weights=True):
+    """The learner's current (weights or None, bias), not averaged."""
+    w = learner._vecs[LinearVec.W].copy() if weights else None
+    return w, float(learner._scal[LinearScal.BIAS])
 
 
 def prepared(loop_input, X_loop, targets, hp, classes=None):

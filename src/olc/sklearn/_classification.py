@@ -175,6 +175,8 @@ class DropInClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimator):
         loop_input = LoopInput(X_loop)
         decay = _base.SPARSE_INTERCEPT_DECAY if sp.issparse(X) else 1.0
         n, d = X.shape
+        if sp.issparse(self.coef_):  # after sparsify(): learn on the dense weights
+            self.coef_ = self.coef_.toarray()
         problems = self._problems(y, class_weight, sample_weight)
         learners = self._learners(len(problems))
         n_iter = 0
@@ -191,8 +193,8 @@ class DropInClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimator):
             if learner is None or not self.average:
                 cls, params = self._olc_learner()
                 learner = learners[k] = _base.make_learner(cls, self.average, **params)
-                _base.seat(learner, np.asarray(self.coef_[k], dtype=np.float64),
-                           float(self.intercept_[k]), d, _BINARY_CLASSES)
+                _base.seat(learner, self.coef_[k:k + 1], float(self.intercept_[k]), d,
+                           _BINARY_CLASSES)
             targets = np.copysign(weights, y_i) if weighted else y_i
             hp = _base.extended_hp(learner, weighted, decay)
             stream = _base.prepared(loop_input, X_loop, targets, hp, _BINARY_CLASSES)
@@ -209,6 +211,9 @@ class DropInClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimator):
         self.n_iter_ = n_iter
 
     def _write_back(self, k, learner):
+        if _base.learned_in_place(learner, self.coef_) and not self.average:
+            self.intercept_[k] = _base.state_model(learner, weights=False)[1]
+            return
         coef, intercept = learner._linear_model()
         self.coef_[k] = coef
         self.intercept_[k] = intercept

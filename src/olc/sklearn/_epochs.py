@@ -82,12 +82,12 @@ def run_epochs(learner, stream, y_true, plan, model):
                 no_improvement = 0
             if score > best_score:
                 best_score = score
-        else:
+        elif plan.tol > -math.inf:  # without tol the loss decides nothing
             losses = plan.losses(y_true[order], record.score)
             # scikit-learn adds the losses one by one: a cumulative sum is that order
             total = float(np.cumsum(losses)[-1]) if losses.size else 0.0
             objective = total / plan.train_count
-            if plan.tol > -math.inf and objective > best_objective - plan.tol:
+            if objective > best_objective - plan.tol:
                 no_improvement += 1
             else:
                 no_improvement = 0

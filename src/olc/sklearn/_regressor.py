@@ -127,8 +127,7 @@ class PassiveAggressiveRegressor(RegressorMixin, SparseCoefMixin, BaseEstimator)
             learner = self._olc_learner = _base.make_learner(
                 cls, self.average, C=self.C, epsilon=self.epsilon,
                 fit_intercept=self.fit_intercept)
-            _base.seat(learner, np.asarray(self.coef_, dtype=np.float64),
-                       float(self.intercept_[0]), d)
+            _base.seat(learner, self.coef_[np.newaxis, :], float(self.intercept_[0]), d)
         decay = _base.SPARSE_INTERCEPT_DECAY if sp.issparse(X) else 1.0
         y64 = np.asarray(y, dtype=np.float64)
         hp = _base.extended_hp(learner, False, decay)
@@ -142,7 +141,8 @@ class PassiveAggressiveRegressor(RegressorMixin, SparseCoefMixin, BaseEstimator)
                                   lambda: _base.state_model(learner))
         self.t_ += self.n_iter_ * n
         coef, intercept = learner._linear_model()
-        self.coef_ = coef.astype(self.coef_.dtype)
+        if not _base.learned_in_place(learner, self.coef_):
+            self.coef_ = coef.astype(self.coef_.dtype)
         self.intercept_ = np.atleast_1d(np.asarray(intercept, dtype=self.coef_.dtype))
         if self.average:
             w, b = _base.state_model(learner)
