@@ -11,6 +11,7 @@ shared machine), and whether both learned the same coef_ (they do bit
 for bit in strict mode; here in olc's default arithmetic, to rounding).
 
     PYTHONPATH=src python benchmarks/sklearn_dropin.py [--quick] [--repeat N]
+                                                [--workloads W1,W2,W3,NG20]
 """
 import argparse
 import sys
@@ -62,14 +63,17 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--workloads", default="W1,W2,W3,NG20", help="comma-separated")
     args = ap.parse_args()
+    wanted = args.workloads.split(",")
     scale = 10 if args.quick else 1
-    workloads = {
-        "W1": _common.make_dense(200_000 // scale, 100, _common.SEED),
-        "W2": _common.make_csr(200_000 // scale, 2**20, 50, _common.SEED + 1),
-        "W3": _common.make_dense(50_000 // scale, 1_000, _common.SEED + 2),
-        "NG20": newsgroups_like(11_000 // scale, 130_000, 20, _common.SEED + 3),
+    makers = {
+        "W1": lambda: _common.make_dense(200_000 // scale, 100, _common.SEED),
+        "W2": lambda: _common.make_csr(200_000 // scale, 2**20, 50, _common.SEED + 1),
+        "W3": lambda: _common.make_dense(50_000 // scale, 1_000, _common.SEED + 2),
+        "NG20": lambda: newsgroups_like(11_000 // scale, 130_000, 20, _common.SEED + 3),
     }
+    workloads = {name: makers[name]() for name in wanted}
     report = {"machine": _common.machine_info(), "versions": _common.versions(), "cases": []}
     for wname, (X, y) in workloads.items():
         classes = np.unique(y)
