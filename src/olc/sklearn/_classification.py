@@ -150,7 +150,9 @@ class DropInClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimator):
             intercept = intercept.reshape(rows)
         else:
             intercept = np.zeros(rows, dtype=dtype)
-        self.coef_, self.intercept_ = np.array(coef), np.array(intercept)
+        # copies: the model is learned in coef_ itself, never in the caller's arrays
+        self.coef_ = np.array(coef) if coef_init is not None else coef
+        self.intercept_ = np.array(intercept)
         self._olc_learners = None
 
     # -- learning ------------------------------------------------------------------------
@@ -179,7 +181,7 @@ class DropInClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimator):
             self.coef_ = self.coef_.toarray()
         problems = self._problems(y, class_weight, sample_weight)
         learners = self._learners(len(problems))
-        n_iter = 0
+        n_iter, hps = 0, {}
         for k, (i, pos, neg, random_state, mask) in enumerate(problems):
             y_i = np.where(y == self.classes_[i], 1.0, -1.0)
             rng = check_random_state(random_state)
@@ -196,7 +198,9 @@ class DropInClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimator):
                 _base.seat(learner, self.coef_[k:k + 1], float(self.intercept_[k]), d,
                            _BINARY_CLASSES)
             targets = np.copysign(weights, y_i) if weighted else y_i
-            hp = _base.extended_hp(learner, weighted, decay)
+            if weighted not in hps:  # the K problems share their hyper-parameters
+                hps[weighted] = _base.extended_hp(learner, weighted, decay)
+            hp = hps[weighted]
             stream = _base.prepared(loop_input, X_loop, targets, hp, _BINARY_CLASSES)
             score = None
             if self.early_stopping:
