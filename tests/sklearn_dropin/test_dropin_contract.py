@@ -155,3 +155,16 @@ def test_import_olc_does_not_import_the_drop_ins():
                           timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["False", "False"]
+
+
+def test_sparsified_model_keeps_learning():
+    """sparsify() makes coef_ a scipy matrix; the next partial_fit learns on its dense
+    values, as after densify()."""
+    import olc
+    a = Perceptron(random_state=0).partial_fit(X, Y, classes=[-1, 1])
+    b = Perceptron(random_state=0).partial_fit(X, Y, classes=[-1, 1])
+    a.sparsify()
+    with olc.strict_mode():
+        a.partial_fit(X, Y)
+        b.partial_fit(X, Y)
+    np.testing.assert_array_equal(np.asarray(a.coef_), b.coef_)
