@@ -42,7 +42,8 @@ PASSIVE_AGGRESSIVE_LAYOUT = Layout(PASSIVE_AGGRESSIVE, hp=PassiveAggressiveHP,
 #                    0.01 on CSR input, else 1).
 # A learner's own ``hp`` is exactly its layout's length, so its rules never read these: the
 # layouts (and model files' fingerprints) and every existing learner's arithmetic are
-# unchanged, and the type of ``hp`` (so the compiled code) is the same.
+# unchanged, and the type of ``hp`` (so the compiled code) is the same. Read by
+# ``rules/linear.py``'s ``row_extension``.
 SklearnHP = fields("row_weights", "intercept_decay")
 PERCEPTRON_EXTENSION = len(PerceptronHP)
 PA_EXTENSION = len(PassiveAggressiveHP)

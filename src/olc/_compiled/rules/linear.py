@@ -22,12 +22,19 @@ def linear_score(idx, val, vecs, ints, scal, hp, fast):
     return dot(vecs[W], idx, val, fast) + scal[BIAS]
 
 
-@jit(inline=INLINE)
-def extension(hp, offset, field, default):
-    """``hp[offset + field]`` when ``hp`` extends past its layout (``SklearnHP``), else
-    ``default``."""
-    k = offset + field
-    return hp[k] if hp.shape[0] > k else default
+@jit(forceinline=LLVM_INLINE)
+def row_extension(hp, offset, y):
+    """(label, weight, bias decay) of a row under the drop-ins' extension of ``hp``
+    (``SklearnHP``, read only when ``hp`` extends past its layout at ``offset``): with row
+    weights the label is sign(y) (copysign: −0.0 keeps it for a weight of 0) and the weight
+    |y|; otherwise (y, 1, 1), which leave every step's bits as they were (× 1 is exact).
+    Compiled once and inlined by LLVM (``kernels.LLVM_INLINE``)."""
+    if hp.shape[0] <= offset:
+        return y, 1.0, 1.0
+    decay = hp[offset + SklearnHP.INTERCEPT_DECAY]
+    if hp[offset + SklearnHP.ROW_WEIGHTS] != 0.0:
+        return math.copysign(1.0, y), abs(y), decay
+    return y, 1.0, decay
 
 
 @jit(forceinline=LLVM_INLINE)
@@ -42,22 +49,18 @@ def perceptron_step(idx, val, y, vecs, ints, scal, hp, fast):
     pred = sign(s)
     if not math.isfinite(s):
         return s, pred, False, 0.0  # overflow: never update on it (the loop stops)
-    weighted = extension(hp, PERCEPTRON_EXTENSION, SklearnHP.ROW_WEIGHTS, 0.0) != 0.0
-    label = math.copysign(1.0, y) if weighted else y
+    label, weight, decay = row_extension(hp, PERCEPTRON_EXTENSION, y)
     if hp[PHP.MISTAKE_ONLY] != 0.0:
         upd = pred != label
     else:
         upd = label * s <= 0.0
     if upd:
-        step = hp[PHP.ETA] * label
-        if weighted:
-            step *= abs(y)
-            if step == 0.0:
-                return s, pred, False, 0.0
+        step = hp[PHP.ETA] * label * weight
+        if step == 0.0 and weight != 1.0:
+            return s, pred, False, 0.0  # a weighted step of 0 moves nothing (scikit-learn)
         axpy(step, idx, val, vecs[W])
         if hp[PHP.FIT_INTERCEPT] != 0.0:
-            scal[BIAS] += step * extension(hp, PERCEPTRON_EXTENSION,
-                                           SklearnHP.INTERCEPT_DECAY, 1.0)
+            scal[BIAS] += step * decay
     return s, pred, upd, 0.0
 
 
@@ -92,8 +95,7 @@ def pa_step(loss, idx, val, y, vecs, ints, scal, hp, fast):
     pred = sign(s)
     if not math.isfinite(s):
         return s, pred, False, 0.0  # overflow: never update on it (the loop stops)
-    weighted = extension(hp, PA_EXTENSION, SklearnHP.ROW_WEIGHTS, 0.0) != 0.0
-    label = math.copysign(1.0, y) if weighted else y
+    label, weight, decay = row_extension(hp, PA_EXTENSION, y)
     ell, direction = loss_and_direction(loss, label, s, hp[PAHP.EPSILON])
     if not ell > 0.0:
         return s, pred, False, 0.0
@@ -109,11 +111,9 @@ def pa_step(loss, idx, val, y, vecs, ints, scal, hp, fast):
         tau = ell / q
         if variant == PA_I and tau > hp[PAHP.C]:
             tau = hp[PAHP.C]
-    step = tau * direction
-    if weighted:
-        step *= abs(y)
-        if step == 0.0:
-            return s, pred, False, 0.0
+    step = tau * direction * weight
+    if step == 0.0 and weight != 1.0:
+        return s, pred, False, 0.0  # a weighted step of 0 moves nothing (scikit-learn)
     fit_bias = hp[PAHP.FIT_INTERCEPT] != 0.0
     if not (math.isfinite(step * math.sqrt(q)) and math.isfinite(scal[BIAS] + step)):
         return math.inf, pred, False, 0.0
@@ -121,7 +121,7 @@ def pa_step(loss, idx, val, y, vecs, ints, scal, hp, fast):
         return s, pred, False, 0.0  # PA-II on x = 0 without a bias: nothing moves
     axpy(step, idx, val, vecs[W])
     if fit_bias:
-        scal[BIAS] += step * extension(hp, PA_EXTENSION, SklearnHP.INTERCEPT_DECAY, 1.0)
+        scal[BIAS] += step * decay
     return s, pred, True, 0.0
 
 
