@@ -1,7 +1,23 @@
-"""Fixtures shared by every test folder."""
+"""Fixtures shared by every test folder, and the hypothesis profiles.
+
+Property tests are deterministic by default (profile ``deterministic``: examples derived from
+each test's own source, no example database, the failing example's reproduction blob printed),
+so CI and every checkout run the same examples whatever the environment (hypothesis switches
+to its own ``ci`` profile only when a ``CI`` variable is set). To search new random examples
+locally: ``HYPOTHESIS_PROFILE=explore python -m pytest ...`` (or ``--hypothesis-profile
+explore``); a failure found that way belongs in the test as an ``@example``.
+"""
+import os
+
 import pytest
+from hypothesis import HealthCheck, settings
 
 import olc
+
+_QUIET = {"deadline": None, "print_blob": True, "suppress_health_check": [HealthCheck.too_slow]}
+settings.register_profile("deterministic", derandomize=True, database=None, **_QUIET)
+settings.register_profile("explore", derandomize=False, **_QUIET)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deterministic"))
 
 
 @pytest.fixture

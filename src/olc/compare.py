@@ -12,7 +12,7 @@ import numpy as np
 from .evaluate import final_margin, progressive
 from .learners.registry import info, make
 from .progress import LazyProgress
-from .report import plot_cumulative_error, write_json
+from .report import write_json
 
 
 def parse_value(text):
@@ -108,12 +108,17 @@ def _run_for_compare(name, params, X, y, passes, seed, track_tau):
 
 
 def compare_learners(names, params, X, y, passes=1, seed=None, track_tau=True, n_jobs=1,
-                     out_dir="olc-out", source=None):
+                     out_dir="olc-out", source=None, figures=None):
     """Run every learner on the same stream (same order, same permutations); write
     ``results.json`` and ``cumulative_error.png`` into ``out_dir``; return the report dict.
     Regressors' cumulative mean squared errors go to ``cumulative_squared_error.png``
     (``files["figure_regression"]``); ``files["figure"]`` is the classifiers' figure, or the
-    regressors' when there is no classifier."""
+    regressors' when there is no classifier. ``figures``: what draws them (an object with
+    ``plot_cumulative_error``, e.g. ``olc.report.figure_process.FigureProcess``, whose
+    helper process drew only the first figure: the second, if any, is drawn here)."""
+    from .report import figures as in_process
+
+    figures = figures or in_process
     outputs = []
     with LazyProgress(len(names), "learners", unit="learners") as bar:
         if n_jobs != 1:
@@ -133,12 +138,13 @@ def compare_learners(names, params, X, y, passes=1, seed=None, track_tau=True, n
     files = {"json": str(out_dir / "results.json")}
     curves = {s["algorithm"]: c for s, c in outputs if s.get("kind") != "regressor"}
     if curves:
-        files["figure"] = str(plot_cumulative_error(curves, out_dir / "cumulative_error.png"))
+        files["figure"] = str(figures.plot_cumulative_error(curves,
+                                                            out_dir / "cumulative_error.png"))
     curves = {s["algorithm"]: c for s, c in outputs if s.get("kind") == "regressor"}
     if curves:
-        figure = plot_cumulative_error(curves, out_dir / "cumulative_squared_error.png",
-                                       title="Online protocol: cumulative mean squared error",
-                                       ylabel="Σ (y − ŷ)² / t")
+        figure = figures.plot_cumulative_error(
+            curves, out_dir / "cumulative_squared_error.png",
+            title="Online protocol: cumulative mean squared error", ylabel="Σ (y − ŷ)² / t")
         files["figure_regression"] = str(figure)
         files.setdefault("figure", str(figure))
     report = {"source": source, "passes": passes, "seed": seed,

@@ -46,7 +46,8 @@ def is_mixable(learner):
     """Whether the learner's state is exactly one weight vector and a bias."""
     layout = learner._layout
     description = layout.describe()
-    return (list(description.get("vectors") or []) == ["w"]
+    return (not getattr(learner, "_prototypes", False)  # K of them (multiclass PA)
+            and list(description.get("vectors") or []) == ["w"]
             and list(description.get("scalars") or []) == ["bias"]
             and layout.n_ints(1) == 0)
 
@@ -98,6 +99,12 @@ def iterative_parameter_mixing(learner, X, y, *, epochs=1, weighting="uniform", 
 
 
 def _check_options(learner, epochs, weighting):
+    if getattr(learner, "_prototypes", False):
+        raise InputError(
+            f"{name_of(learner)}: iterative parameter mixing is implemented for binary "
+            "learners (one weight vector and a bias); this multiclass learner keeps K "
+            "prototypes and its labels are class indices. dask-ml's Incremental trains it "
+            "on Dask data in one sequential pass.")
     if not hasattr(learner, "_layout") or not is_mixable(learner):
         name = name_of(learner) if hasattr(learner, "_layout") else type(learner).__name__
         raise InputError(

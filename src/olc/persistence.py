@@ -409,7 +409,9 @@ def load(path):
         arrays["vecs"], arrays["ints"], arrays["scal"] = _upgrade_v1(check, learner, arrays)
         if arrays["ints"] is None:
             arrays["ints"] = learner._initial_ints(n_features)  # no integer state
-    if classes is not None and len(classes) > 2:
+    from .learners.multiclass import stacked  # numba: only once a fitted file is read
+
+    if classes is not None and stacked(learner, len(classes)):
         if legacy:
             check.fail("classes", "2 labels (olc 0.1.0 files are binary)", len(classes))
         vecs, ints, scal = _check_ovr_state(check, learner, n_features, classes,

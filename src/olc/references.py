@@ -110,7 +110,8 @@ PAPERS = (
         "crammer-2006", "Crammer et al. 2006",
         "Koby Crammer, Ofer Dekel, Joseph Keshet, Shai Shalev-Shwartz and Yoram Singer. Online "
         "passive-aggressive algorithms. Journal of Machine Learning Research 7:551–585, 2006.",
-        "PA, PA-I, PA-II (the step sizes of Eq. 6) and their regression versions (§4)."),
+        "PA, PA-I, PA-II (the step sizes of Eq. 6), their regression versions (§4) and the "
+        "multiclass versions with K prototypes (§7)."),
     Reference(
         "ishibashi-2008", "Ishibashi, Hatano & Takeda 2008",
         "Kosuke Ishibashi, Kohei Hatano and Masayuki Takeda. Online learning of maximum p-norm "

@@ -90,6 +90,31 @@ def test_run_on_an_svmlight_file(tmp_path):
     assert json.loads(res.stdout)["steps"] == 4
 
 
+def test_run_multiclass_file_counts_online_mistakes(tmp_path):
+    """K = 3 labels run one-vs-rest from the command line; the online mistakes equal those of
+    scikit-learn's Perceptron (one-vs-rest, the same rule) fed one row at a time, predicting
+    before each partial_fit — an independent implementation of the protocol."""
+    from sklearn.linear_model import Perceptron
+
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((60, 4))
+    y = np.argmax(X[:, :3], axis=1) + 1  # labels 1, 2, 3
+    path = tmp_path / "three.svm"
+    path.write_text("".join(f"{label} " + " ".join(f"{j + 1}:{float(v)!r}" for j, v in enumerate(row))
+                            + "\n" for row, label in zip(X, y)))
+    res = invoke("run", "perceptron", "--data", str(path), "--json")
+    assert res.exit_code == 0, res.output
+    summary = json.loads(res.stdout)
+    ref, mistakes = Perceptron(shuffle=False, tol=None), 0
+    for i in range(60):
+        if i > 0:
+            mistakes += int(ref.predict(X[i:i + 1])[0] != y[i])
+        ref.partial_fit(X[i:i + 1], y[i:i + 1], classes=[1, 2, 3])
+    first_wrong = y[0] != 1  # before any update every score is 0: the first class is predicted
+    assert summary["steps"] == 60
+    assert summary["mistakes"] == mistakes + int(first_wrong)
+
+
 def test_run_malformed_file_names_the_line(tmp_path):
     path = tmp_path / "bad.svm"
     path.write_text("+1 1:1\n-1 1:x\n")

@@ -23,6 +23,18 @@ ENTRIES = {entry.name: entry for entry in olc.algorithms()}
 #: ``@each_algorithm`` parametrizes a test by canonical algorithm name.
 each_algorithm = pytest.mark.parametrize("name", ALGORITHMS)
 
+#: Classifiers whose record holds class indices for every number of classes K ≥ 2 (the
+#: multiclass rules with K prototypes, ``olc.learners.multiclass.stacked``: pred = the
+#: argmax class, first on ties; score = its score). The checks of the binary record (±1
+#: predictions, sign(0) = +1, score = the decision value, τ) do not apply to them; the same
+#: properties for their class-index records are tested in
+#: tests/multiclass/test_multiclass_pa_contract.py.
+CLASS_INDEX_RECORDS = [name for name in ALGORITHMS
+                       if getattr(ENTRIES[name].cls, "_prototypes", False)]
+#: ``@each_binary_record_algorithm``: the classifiers whose two-class record is ±1.
+each_binary_record_algorithm = pytest.mark.parametrize(
+    "name", [name for name in ALGORITHMS if name not in CLASS_INDEX_RECORDS])
+
 
 def stream(seed, n=60, d=7, density=0.5, noise=0.1, zero_rows=2, duplicates=2):
     """A small adversarial-but-ordinary stream: sparse-ish Gaussian rows, labels from a random

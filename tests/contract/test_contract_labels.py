@@ -5,7 +5,8 @@ import pytest
 
 import olc
 
-from ._support import assert_same_model, assert_same_records, csr, each_algorithm, stream
+from ._support import (assert_same_model, assert_same_records, csr, each_algorithm,
+                       each_binary_record_algorithm, stream)
 
 LABEL_SETS = [
     pytest.param((0, 1), id="0-1"),
@@ -70,7 +71,7 @@ def test_classes_argument_order_does_not_matter(name):
     assert_same_records(ra, rb)
 
 
-@each_algorithm
+@each_binary_record_algorithm
 def test_positive_class_is_the_first_online_prediction(name):
     """+1 ↦ classes_[1]: on a first row labelled classes_[1] a correct first prediction."""
     X, _ = stream(34)

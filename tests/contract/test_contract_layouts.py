@@ -11,7 +11,7 @@ import scipy.sparse as sp
 import olc
 
 from ._support import (assert_close, assert_same_bits, assert_same_model, assert_same_records,
-                       csr, each_algorithm, stream)
+                       csr, each_algorithm, each_binary_record_algorithm, stream)
 
 SEEDS = [0, 1, 2]
 
@@ -22,7 +22,7 @@ def _run(name, X, y, check=None):
     return learner, record
 
 
-@each_algorithm
+@each_binary_record_algorithm
 @pytest.mark.parametrize("seed", SEEDS)
 def test_dense_and_csr_bit_identical_in_strict_mode(name, seed):
     X, y = stream(seed)

@@ -15,6 +15,7 @@ import inspect
 import math
 import pickle
 import re
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -243,11 +244,23 @@ def test_unfitted_roundtrip(name, tmp_path):
 
 # Range: as the classifier contract (features 0 or of magnitude in [1e-150, 1e100], ≤ 40 rows
 # of ≤ 6 features, default hyper-parameters), targets of magnitude ≤ 1e100. PA rules are
-# (relaxed) projections or capped steps and AROW regression is recursive least squares, so
-# their exact iterates stay in float64 there. SGD with the squared loss is stable only when
-# η_t‖x‖² < 2 — beyond that it diverges (mathematically) and ends in an overflow error — so
-# for it the features are limited to |x| ≤ 1 (η₀‖x‖² ≤ 0.06 with the defaults).
+# (relaxed) projections or capped steps, so their exact iterates stay in float64 there and
+# are computed stably. SGD with the squared loss is stable only when η_t‖x‖² < 2 — beyond
+# that it diverges (mathematically) and ends in an overflow error — so for it the features
+# are limited to |x| ≤ 1 (η₀‖x‖² ≤ 0.06 with the defaults).
+# AROW regression is recursive least squares: its exact iterate is the ridge solution,
+# ‖μ‖ ≤ ‖y‖/(2√r), finite on the whole range — but float64 computes it accurately only while
+# Σ is well conditioned. Σ⁻¹ = I + Σₜ x̃ₜx̃ₜᵀ/r has condition number up to 1 + Σₜ‖x̃ₜ‖²/r
+# (2.4e202 at |x| = 1e100), and each rank-one update rounds Σ's entries at 1e-16 of their
+# size while x̃ᵀΣx̃ at |x| = 1e100 depends on them at 1e-200: on the @example below (found by
+# hypothesis) the exact iterate (rational arithmetic) has |μ| ≤ 4.03e45 and |Σᵢⱼ| ≤ 1, the
+# float64 one reaches 2.3e208 and its predictions overflow. No float64 form of Σ or Σ⁻¹
+# keeps 1e-200 relative detail (1 + 1e200 rounds to 1e200), so this is float64's limit, not
+# a flaw of the update: for AROW regression the features are limited to |x| ≤ 1e3
+# (condition ≤ 1 + 40·(6·10⁶ + 1) ≈ 2.4e8, so ~1e-8 relative accuracy; the same example
+# clipped there matches the exact iterate to 1e-11, test_arow_regression_is_exact_rls_...).
 MAX_ABS, MIN_ABS = 1e100, 1e-150
+AROW_MAX_ABS = 1e3
 
 magnitudes = st.one_of(
     st.just(0.0),
@@ -257,6 +270,15 @@ magnitudes = st.one_of(
               st.integers(-150, 99), st.floats(1.0, 9.99)),
     st.sampled_from([MAX_ABS, -MAX_ABS, MIN_ABS, -MIN_ABS]),
 )
+
+
+# Found by hypothesis (AROW regression's float64 iterate overflows; see the range above).
+_ILL_CONDITIONED_X = np.array(
+    [[1e100, 0, 0, 1e100, 0, 0], [620.5646850734081, 0, 0, 0, -0.002, 0],
+     [0, 0, 0, 0, 1e100, 1e100]] + [[620.5646850734081, 0, 0, 0, -0.002, 0]] * 3
+    + [[0, 0, 1e100, 0, 1e100, 0], [1e100, 0, 0, 1e100, 0, 0]]
+    + [[620.5646850734081, 0, 0, 0, -0.002, 0]] * 4 + [[0, 0, 1e100, 0, 1e100, 0]], dtype=float)
+_ILL_CONDITIONED_Y = np.array([0.0] * 11 + [-2e49, 0.0])
 
 
 @st.composite
@@ -275,6 +297,8 @@ def adversarial_regression_streams(draw):
 def _assert_finite(name, X, y):
     if name == "sgd-regression":
         X = np.clip(X, -1.0, 1.0)
+    elif name == "arow-regression":
+        X = np.clip(X, -AROW_MAX_ABS, AROW_MAX_ABS)
     for Xin in (X, sp.csr_matrix(X)):
         learner = olc.make(name)
         with np.errstate(all="ignore"):
@@ -293,8 +317,36 @@ def _assert_finite(name, X, y):
 @example(data=(np.full((60, 1), 0.5), np.array([1.0, -1.0] * 30)))
 @example(data=(np.array([[1e100, 1e-150], [0.0, 0.0], [1e100, 1e-150], [-1e-150, 1e100]]),
                np.array([1e100, -3.0, -1e100, 1e-150])))
+@example(data=(_ILL_CONDITIONED_X, _ILL_CONDITIONED_Y))
 def test_finite_data_gives_finite_model(name, data):
     _assert_finite(name, *data)
+
+
+def _exact_rls(X, y, r=1):
+    """AROW regression's iterate with a bias (μ, then the bias), in rational arithmetic:
+    β = x̃ᵀΣx̃ + r, μ ← μ + (y − μ·x̃)Σx̃/β, Σ ← Σ − Σx̃x̃ᵀΣ/β from μ = 0, Σ = I."""
+    D = X.shape[1] + 1
+    mu = [Fraction(0)] * D
+    sigma = [[Fraction(int(i == j)) for j in range(D)] for i in range(D)]
+    for x, target in zip(X, y):
+        xt = [Fraction(float(v)) for v in x] + [Fraction(1)]
+        residual = Fraction(float(target)) - sum(m * v for m, v in zip(mu, xt))
+        z = [sum(row[j] * xt[j] for j in range(D)) for row in sigma]
+        beta = sum(a * b for a, b in zip(xt, z)) + r
+        mu = [m + residual * zi / beta for m, zi in zip(mu, z)]
+        sigma = [[sigma[i][j] - z[i] * z[j] / beta for j in range(D)] for i in range(D)]
+    return np.array([float(m) for m in mu])
+
+
+def test_arow_regression_is_exact_rls_on_the_ill_conditioned_example_within_range():
+    """The hypothesis example above, features clipped to the range (|x| ≤ 1e3; targets up to
+    2e49 kept): the float64 iterate is the exact one (rational arithmetic) to 1e-9."""
+    X = np.clip(_ILL_CONDITIONED_X, -AROW_MAX_ABS, AROW_MAX_ABS)
+    exact = _exact_rls(X, _ILL_CONDITIONED_Y)
+    for Xin in (X, sp.csr_matrix(X)):
+        learner = olc.make("arow-regression").fit(Xin, _ILL_CONDITIONED_Y)
+        got = np.append(learner.coef_, learner.intercept_)
+        assert np.abs(got - exact).max() <= 1e-9 * np.abs(exact).max(), (got, exact)
 
 
 # -- bad input --------------------------------------------------------------------------------

@@ -12,7 +12,8 @@ from sklearn.exceptions import NotFittedError
 
 import olc
 
-from ._support import assert_same_bits, assert_same_model, csr, each_algorithm, sign_pm, stream
+from ._support import (assert_same_bits, assert_same_model, csr, each_algorithm,
+                       each_binary_record_algorithm, sign_pm, stream)
 
 CUTS = [
     [(0, 60)],
@@ -57,7 +58,7 @@ def test_chunked_equals_one_call(name, layout, cut):
                          "decision_function")
 
 
-@each_algorithm
+@each_binary_record_algorithm
 def test_chunked_tau_equals_one_call(name):
     """τ (first step whose classifier separates the check set) is counted over the learner's
     lifetime: the first batch that reports one reports the single call's value."""
@@ -93,7 +94,7 @@ def test_prediction_before_learning(name):
     assert not hasattr(learner, "classes_")
 
 
-@each_algorithm
+@each_binary_record_algorithm
 @pytest.mark.parametrize("labels", [(0, 1), ("ham", "spam")])
 @pytest.mark.parametrize("first_label", [0, 1])
 def test_first_online_prediction_is_positive_class(name, labels, first_label):
@@ -109,7 +110,7 @@ def test_first_online_prediction_is_positive_class(name, labels, first_label):
         assert np.isfinite(record.score[0]) and record.score[0] >= 0.0
 
 
-@each_algorithm
+@each_binary_record_algorithm
 @pytest.mark.parametrize("layout", ["dense", "csr"])
 def test_record_is_prediction_before_update(name, layout):
     """record.score[i] is the decision value of the model that had seen rows < i (what

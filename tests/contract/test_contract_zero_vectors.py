@@ -15,7 +15,7 @@ import scipy.sparse as sp
 import olc
 
 from ._support import (assert_same_bits, assert_same_model, assert_same_records,
-                       each_algorithm, stream)
+                       each_algorithm, each_binary_record_algorithm, stream)
 
 D = 3
 
@@ -26,7 +26,7 @@ def _warm(name, **params):
     return olc.make(name, **params).fit(X, y)
 
 
-@each_algorithm
+@each_binary_record_algorithm
 @pytest.mark.parametrize("label", [0, 1])
 @pytest.mark.parametrize("seen", [1, 2, 60], ids=lambda k: f"after{k}")
 def test_zero_row_scores_the_intercept(name, label, seen):

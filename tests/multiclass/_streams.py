@@ -7,8 +7,10 @@ import olc
 from olc.learners.catalogue import CATALOGUE, CLASSIFIER
 from olc.learners.multiclass import class_seed
 
-#: every catalogue classifier that runs one-vs-rest (n-OMM refuses: its store grows)
-OVR_NAMES = [e.name for e in CATALOGUE if e.kind == CLASSIFIER and e.name != "n-omm"]
+#: every catalogue classifier that runs one-vs-rest (n-OMM refuses: its store grows; the
+#: multiclass PA learners are multiclass rules of their own, K prototypes: test_multiclass_pa*)
+OVR_NAMES = [e.name for e in CATALOGUE if e.kind == CLASSIFIER and e.name != "n-omm"
+             and not getattr(e.cls, "_prototypes", False)]
 
 
 def stream(learner, n=60, d=5, k=3, seed=0):

@@ -2,6 +2,7 @@
 what and where, exits with status 2 and shows no traceback; ``--debug`` / ``OLC_DEBUG=1``
 show it. Damaged data files name the file and the last good line; a data file damaged after
 it was verified says which file to replace."""
+import json
 import lzma
 import os
 import shutil
@@ -93,6 +94,12 @@ def test_damaged_compressed_data_file(tool, damage, tmp_path):
 
 
 @pytest.mark.skipif(not (SHARED / "a9a" / "a9a.t.xz").exists(), reason="a9a not available")
+def _untimed(output):
+    """``olc run --json``'s summary without its timings (they differ from run to run)."""
+    summary = json.loads(output)
+    return {k: v for k, v in summary.items() if k not in ("seconds", "compile_seconds")}
+
+
 def test_data_file_damaged_after_verification(tmp_path, monkeypatch):
     home = tmp_path / "data"
     (home / "a9a").mkdir(parents=True)
@@ -110,6 +117,14 @@ def test_data_file_damaged_after_verification(tmp_path, monkeypatch):
         fh.seek(stamp.st_size // 2)
         fh.write(bytes([byte[0] ^ 0xFF]))
     os.utime(target, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+    # The rows parsed from the verified content are cached (olc.data.parsed_cache): the
+    # command does not read the file again and gives the verified content's result.
+    again = CliRunner().invoke(app, ["run", "perceptron", "--data", "a9a:test", "--json"])
+    assert again.exit_code == 0, again.output
+    assert _untimed(again.output) == _untimed(ok.output)
+    # Without that cache entry the file is read, fails, is hashed again and named.
+    for entry in (tmp_path / "cache" / "derived").glob("parsed-a9a-test-*.npz"):
+        entry.unlink()
     line = fails("run", "perceptron", "--data", "a9a:test")
     assert line.startswith(f"error: checksum no longer matches: replace {target}")
     _verified._memo.clear()

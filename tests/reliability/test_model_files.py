@@ -57,8 +57,12 @@ def test_files_of_olc_0_1_0_load_and_reproduce_their_values(name):
     assert [float(v) for v in values] == EXPECTED[name]["values"]
 
 
+#: Catalogue entries added after olc 0.1.0: no file of that version can exist for them.
+AFTER_0_1_0 = {"multiclass-pa", "multiclass-pa-i", "multiclass-pa-ii"}
+
+
 def test_every_catalogue_entry_has_a_fixture():
-    assert set(EXPECTED) == set(NAMES)
+    assert set(EXPECTED) == set(NAMES) - AFTER_0_1_0
 
 
 # -- the crashes and silent misreads of the issue (in a subprocess) ---------------------------
@@ -251,10 +255,13 @@ def test_state_one_row_or_slot_off_is_refused(name, params, tmp_path, load_worke
     learner.partial_fit(X, y, **fit_kwargs(name))
     path = olc.save(learner, tmp_path / "m")
     meta, arrays = read(path)
-    edits = {"vecs +1 row": ("vecs", lambda a: np.vstack([a, np.zeros((1, a.shape[1]))])),
+    # (Along the first and the last axis: a stacked multiclass state has one more axis.)
+    edits = {"vecs +1 row": ("vecs", lambda a: np.concatenate([a, np.zeros((1,) + a.shape[1:])])),
              "vecs -1 row": ("vecs", lambda a: a[:-1]),
-             "vecs +1 column": ("vecs", lambda a: np.hstack([a, np.zeros((a.shape[0], 1))])),
-             "scal +1 slot": ("scal", lambda a: np.append(a, 0.0)),
+             "vecs +1 column": ("vecs", lambda a: np.concatenate(
+                 [a, np.zeros(a.shape[:-1] + (1,))], axis=-1)),
+             "scal +1 slot": ("scal", lambda a: np.concatenate(
+                 [a, np.zeros(a.shape[:-1] + (1,))], axis=-1)),
              "scal -1 slot": ("scal", lambda a: a[:-1]),
              "ints +1 slot": ("ints", lambda a: np.append(a.ravel(), 0))}
     failures = []

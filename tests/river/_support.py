@@ -11,13 +11,17 @@ import olc.river  # noqa: E402
 from olc.river.growth import GROWABLE  # noqa: E402
 
 ENTRIES = {entry.name: entry for entry in olc.algorithms()}
-CLASSIFIERS = [e.name for e in olc.algorithms() if e.kind == "classifier"]
+#: The multiclass learners with K prototypes, which olc.river refuses (test_river_refusals).
+MULTICLASS = [e.name for e in olc.algorithms() if getattr(e.cls, "_prototypes", False)]
+CLASSIFIERS = [e.name for e in olc.algorithms() if e.kind == "classifier"
+               and e.name not in MULTICLASS]
 REGRESSORS = [e.name for e in olc.algorithms() if e.kind == "regressor"]
 #: Learners on a restricted input domain (Winnow {0,1}; WM, RWM {−1,+1}, every expert).
 DOMAIN = {e.name: e.cls.input_domain for e in olc.algorithms()
           if getattr(e.cls, "input_domain", None)}
 GROWING = [e.name for e in olc.algorithms() if olc.make(e.name)._rule in GROWABLE]
-FIXED = [e.name for e in olc.algorithms() if olc.make(e.name)._rule not in GROWABLE]
+FIXED = [e.name for e in olc.algorithms() if olc.make(e.name)._rule not in GROWABLE
+         and e.name not in MULTICLASS]
 #: Extra configurations: AROW regression's diagonal layouts (their own growth path: the prior
 #: variance pad), and parameters that reach the whole-vector operations — SGD's shrink, its
 #: clamp to w = 0 (η_tλ ≥ 1 on the first rounds) and folds; the ball projections and the

@@ -1,10 +1,23 @@
-"""Python-side bridge to the one-vs-rest loops (``loops_ovr.py``): K binary learners of one
-rule, state stacked along a first axis of length K (see ``loops_ovr``)."""
+"""Python-side bridge to the loops of K-class streams: the one-vs-rest loops
+(``loops_ovr.py``: K binary learners of one rule) or, for a genuinely multiclass family
+(``rule_ids.Family.multiclass``), the family's own loops (``loops_multiclass.py``, the same
+arguments). Either way the state is stacked along a first axis of length K."""
 import numpy as np
 
 from ..config import strict_arithmetic
 from .driver import readonly
-from .families import ovr_loops_for
+from .families import load, ovr_loops_for
+from .rule_ids import family_of
+
+
+def _k_class_loops(rule):
+    """(run_dense, run_csr, score_dense, score_csr) for a K-class stream of ``rule``."""
+    family = family_of(rule)
+    if family.multiclass:
+        loops = load(family.name)
+        return loops.run_dense, loops.run_csr, loops.score_dense, loops.score_csr
+    loops = ovr_loops_for(rule)
+    return loops.run_dense_ovr, loops.run_csr_ovr, loops.score_dense_ovr, loops.score_csr_ovr
 
 
 def run_online_ovr(rule, X, labels, order, start, stop, vecs, ints, scal, hp, out):
@@ -17,15 +30,15 @@ def run_online_ovr(rule, X, labels, order, start, stop, vecs, ints, scal, hp, ou
     Returns (position reached, class reached there, status in OK/BAD_ROW/OVERFLOW)."""
     pred, score, updated, aux = out
     fast = not strict_arithmetic()
-    loops = ovr_loops_for(rule)
+    run_dense, run_csr = _k_class_loops(rule)[:2]
     labels = readonly(np.ascontiguousarray(labels, dtype=np.int64))
     order = readonly(np.ascontiguousarray(order, dtype=np.int64))
     if X.sparse:
-        reached, cls, status = loops.run_csr_ovr(
+        reached, cls, status = run_csr(
             rule, X.data, X.indices, X.indptr, labels, order, start, stop, vecs, ints, scal, hp,
             fast, pred, score, updated, aux)
     else:
-        reached, cls, status = loops.run_dense_ovr(
+        reached, cls, status = run_dense(
             rule, X.dense, labels, order, start, stop, vecs, ints, scal, hp, fast, pred, score,
             updated, aux)
     return int(reached), int(cls), int(status)
@@ -36,10 +49,10 @@ def decision_values_ovr(rule, X, vecs, ints, scal, hp):
     row or -1)."""
     out = np.empty((X.n_rows, vecs.shape[0]))
     fast = not strict_arithmetic()
-    loops = ovr_loops_for(rule)
+    score_dense, score_csr = _k_class_loops(rule)[2:]
     if X.sparse:
-        bad = loops.score_csr_ovr(rule, X.data, X.indices, X.indptr, vecs, ints, scal, hp, fast,
+        bad = score_csr(rule, X.data, X.indices, X.indptr, vecs, ints, scal, hp, fast,
                                   out)
     else:
-        bad = loops.score_dense_ovr(rule, X.dense, vecs, ints, scal, hp, fast, out)
+        bad = score_dense(rule, X.dense, vecs, ints, scal, hp, fast, out)
     return out, int(bad)

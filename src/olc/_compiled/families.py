@@ -25,7 +25,6 @@ import threading
 import time
 from pathlib import Path
 
-from . import caching
 from .rule_ids import CORE_SOURCES, FAMILIES, family_of
 
 _HERE = Path(__file__).parent
@@ -50,6 +49,7 @@ _ENTRY_LAYOUT = {"run_dense": "dense rows", "score_dense": "dense rows",
 ESTIMATED_SECONDS = {  # measured 2026-11-23, after the NRT-free loops and the COLD/SHARED split
     "linear": 8, "omm": 25, "regularized": 54, "experts": 14, "margin": 37,
     "omm_variants": 57, "bayes_point": 22, "sgd": 15, "second_order": 14, "regression": 13,
+    "multiclass_pa": 6,
 }
 
 _lock = threading.RLock()
@@ -71,8 +71,9 @@ def _fingerprint(files):
 
 
 def fingerprint(family):
-    """Hash of every compiled source file ``family`` depends on."""
-    return _fingerprint(CORE_SOURCES + FAMILIES[family].sources)
+    """Hash of every compiled source file ``family`` depends on (its loops' template too)."""
+    spec = FAMILIES[family]
+    return _fingerprint(CORE_SOURCES + spec.sources + (spec.loops + ".py",))
 
 
 def cache_root():
@@ -103,6 +104,14 @@ def ovr_cache_dir(family):
     return cache_root() / f"{family}-ovr-{ovr_fingerprint(family)}"
 
 
+def _caching():
+    """``caching`` (imports numba): imported on first use, so that a command can announce
+    a compile (``announce``, ``is_cached``) before paying for numba's import (~0.5 s)."""
+    from . import caching
+
+    return caching
+
+
 def _ensure_core():
     global _core_ready
     if _core_ready:
@@ -110,7 +119,7 @@ def _ensure_core():
     directory = cache_root() / f"core-{_fingerprint(CORE_SOURCES)}"
     for name in _CORE_MODULES:
         module = importlib.import_module(f"{__package__}.{name}")
-        caching.enable_cache(module.__name__, directory)
+        _caching().enable_cache(module.__name__, directory)
     _install_notice()
     _core_ready = True
 
@@ -138,10 +147,10 @@ def load(family):
         for rel in spec.sources:
             name = f"{__package__}." + rel[:-3].replace("/", ".")
             importlib.import_module(name)
-            caching.enable_cache(name, directory)
+            _caching().enable_cache(name, directory)
         instance_name = f"{__package__}._loops_{family}"
-        module = _execute_template("loops", instance_name, spec, rules)
-        caching.enable_cache(instance_name, directory)
+        module = _execute_template(spec.loops, instance_name, spec, rules)
+        _caching().enable_cache(instance_name, directory)
         for entry in ENTRY_POINTS:
             _entry_family[id(getattr(module, entry))] = (family, entry)
         _loaded[family] = module
@@ -179,7 +188,7 @@ def load_ovr(family):
         rules = importlib.import_module(f"{__package__}.{spec.module}")
         instance_name = f"{__package__}._loops_ovr_{family}"
         module = _execute_template("loops_ovr", instance_name, spec, rules)
-        caching.enable_cache(instance_name, ovr_cache_dir(family))
+        _caching().enable_cache(instance_name, ovr_cache_dir(family))
         for entry in OVR_ENTRY_POINTS:
             _entry_family[id(getattr(module, entry))] = (family, entry)
         _loaded_ovr[family] = module
@@ -207,7 +216,7 @@ def is_cached(family, entry="run_dense"):
     cheap look before importing numba, so a command can announce a compile at once."""
     ovr = entry in OVR_ENTRY_POINTS
     directory = ovr_cache_dir(family) if ovr else cache_dir(family)
-    template = "loops_ovr" if ovr else "loops"
+    template = "loops_ovr" if ovr else FAMILIES[family].loops
     return directory.is_dir() and any(directory.glob(f"**/{template}.{entry}-*.nbi"))
 
 
@@ -234,6 +243,7 @@ LEARNER_MODULE_FAMILY = {
     "regularized": "regularized", "norma": "regularized", "experts": "experts",
     "margin": "margin", "omm_variants": "omm_variants", "bayes_point": "bayes_point",
     "sgd": "sgd", "second_order": "second_order", "regression": "regression",
+    "multiclass_pa": "multiclass_pa",
 }
 
 

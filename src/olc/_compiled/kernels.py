@@ -21,6 +21,7 @@ import numba as nb
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
+from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
 
 from .caching import jit
@@ -271,13 +272,69 @@ def _prefetch_intrinsic(typingctx, arr, idx):
     return sig, codegen
 
 
+def _writable_intrinsic(typingctx, arr):
+    """The same array typed as writable. A read-only array differs from a writable one only
+    in its numba type (the data structure is the same), and the type is part of every
+    signature a rule step is compiled for: the one-example entries (``one_row.py``) fill a
+    read-only scratch row through this view, so that the step they call has exactly the
+    argument types of the loops' CSR rows and its compiled code is shared, not compiled
+    again. Only for buffers the caller owns and lent read-only for that purpose."""
+    if not (isinstance(arr, types.Array) and arr.ndim == 1 and arr.layout == "C"):
+        return None
+    sig = arr.copy(readonly=False)(arr)
+
+    def codegen(context, builder, signature, args):
+        return impl_ret_borrowed(context, builder, signature.return_type, args[0])
+
+    return sig, codegen
+
+
+def _bytes_as_intrinsic(typingctx, buf, dtype):
+    """``numpy.frombuffer(buf, dtype)`` for a ``bytes`` object, inlined: a read-only array
+    over the bytes' own memory. numba's ``frombuffer`` returns its array from a compiled
+    function, which code without numba's runtime may not do (``one_row.py``)."""
+    if not (isinstance(buf, types.Bytes) and isinstance(dtype, types.NumberClass)):
+        return None
+    ret = types.Array(dtype.dtype, 1, "C", readonly=True)
+    sig = ret(buf, dtype)
+
+    def codegen(context, builder, signature, args):
+        from numba.np.arrayobj import populate_array
+
+        src = context.make_array(signature.args[0])(context, builder, value=args[0])
+        out = context.make_array(ret)(context, builder)
+        item_type = context.get_data_type(ret.dtype)
+        itemsize = context.get_constant(types.intp, context.get_abi_sizeof(item_type))
+        n = builder.sdiv(builder.mul(src.nitems, src.itemsize), itemsize)
+        populate_array(out, data=builder.bitcast(src.data, item_type.as_pointer()), shape=[n],
+                       strides=[itemsize], itemsize=itemsize, meminfo=src.meminfo,
+                       parent=src.parent)
+        return impl_ret_borrowed(context, builder, ret, out._getvalue())
+
+    return sig, codegen
+
+
 if nb.config.DISABLE_JIT:
+    import numpy as _np
+
+    def bytes_as(buf, dtype):
+        """Plain Python: ``numpy.frombuffer``."""
+        return _np.frombuffer(buf, dtype)
+
     def prefetch(arr, idx):
         """No-op when numba runs the code as Python (NUMBA_DISABLE_JIT=1, coverage runs)."""
     sparse_dot_split = sparse_dot_split_reference
+
+    def writable(arr):
+        """Plain Python: a view that may be written (``arr``'s flag is set by its owner)."""
+        view = arr.view()
+        view.flags.writeable = True
+        return view
 else:
     prefetch = intrinsic(_prefetch_intrinsic)
     sparse_dot_split = intrinsic(_sparse_dot_split_intrinsic)
+    writable = intrinsic(_writable_intrinsic)
+    bytes_as = intrinsic(_bytes_as_intrinsic)
 
 
 PREFETCH_AHEAD = 2  # rows; measured best on W2 (d = 2^20, 50 nnz/row): 1.13× over none

@@ -18,15 +18,17 @@ few hundred nanoseconds (bytes also cross numba's dispatcher faster than arrays)
 The row is the example's nonzero values (a zero is an absent feature: the canonical CSR row
 ``partial_fit`` learns, whose explicit zeros scipy's canonicalization removes), sorted by
 column here (already sorted — columns are numbered in order of first appearance, so for a
-stream whose dicts keep their key order — it costs one pass). Nothing touches the state when
-a value is not finite (the rule contract, ``rules/__init__``).
+stream whose dicts keep their key order — it costs one pass), in a scratch row the caller
+lends (``row_buffers``, sized to the state's columns: a row has at most one value per
+column). Nothing touches the state when a value is not finite (the rule contract,
+``rules/__init__``).
 """
 import math
 
 import numpy as np
 
 from .caching import jit
-from .kernels import is_finite_row
+from .kernels import bytes_as, is_finite_row, writable
 from .one_row_entries import BAD_VALUE, DECLINED, NOT_UPDATED, UPDATED, loading
 
 _family = loading()  # raises unless a family is being loaded; the loader set these two:
@@ -34,70 +36,105 @@ rule_step = family_step  # noqa: F821
 rule_score = family_score  # noqa: F821
 
 
-INSERTION_SORT_MAX = 96  # rows longer than this are sorted by argsort (measured crossover)
+INSERTION_SORT_MAX = 96  # rows longer than this are heap-sorted (measured crossover)
+
+# As in loops.py: a family whose rules never allocate is compiled without numba's
+# reference-counted runtime (no atomic reference counts on the row and state views), the
+# runtime flag the loops' own rule step was compiled with. Hence no allocation here: the
+# row goes into a scratch row the caller lends, and the bytes are viewed by ``bytes_as``.
+ENTRY_OPTIONS = {} if _family.allocates else {"_nrt": False}
 
 
-@jit()
-def _row(cols, raw):
-    """(idx uint32, val float64) of the known features' nonzero values, in increasing column
-    order (a NaN is kept: the rule must see it)."""
-    c = np.frombuffer(cols, np.int64)
-    values = np.frombuffer(raw, np.float64)
-    n = c.shape[0]
+@jit(**ENTRY_OPTIONS)
+def _sift_down(idx, val, root, end):
+    while 2 * root + 1 < end:
+        child = 2 * root + 1
+        if child + 1 < end and idx[child + 1] > idx[child]:
+            child += 1
+        if idx[root] >= idx[child]:
+            return
+        idx[root], idx[child] = idx[child], idx[root]
+        val[root], val[child] = val[child], val[root]
+        root = child
+
+
+@jit(**ENTRY_OPTIONS)
+def _sort_by_column(idx, val, m):
+    """Sort the pairs (idx[k], val[k]), k < m, by column, in place (no allocation: the entries
+    may run without numba's runtime). Columns are distinct, so any correct sort gives the
+    same row: insertion sort for short rows (usually already sorted: one pass), heapsort
+    beyond ``INSERTION_SORT_MAX``."""
+    if m <= INSERTION_SORT_MAX:
+        for a in range(1, m):
+            key, value = idx[a], val[a]
+            b = a - 1
+            while b >= 0 and idx[b] > key:
+                idx[b + 1] = idx[b]
+                val[b + 1] = val[b]
+                b -= 1
+            idx[b + 1] = key
+            val[b + 1] = value
+        return
+    for root in range(m // 2 - 1, -1, -1):
+        _sift_down(idx, val, root, m)
+    for end in range(m - 1, 0, -1):
+        idx[0], idx[end] = idx[end], idx[0]
+        val[0], val[end] = val[end], val[0]
+        _sift_down(idx, val, 0, end)
+
+
+@jit(**ENTRY_OPTIONS)
+def _row(cols, raw, idx_buf, val_buf):
+    """The known features' nonzero values (a NaN is kept: the rule must see it), in
+    increasing column order, written into the caller's scratch row; returns their count m.
+
+    ``idx_buf`` (uint32) and ``val_buf`` (float64) are lent read-only and written through
+    ``kernels.writable``: the row handed to the rule is then ``idx_buf[:m]``,
+    ``val_buf[:m]``, read-only slices of C arrays — exactly the types of the loops' CSR
+    rows (``indices[a:b]``, ``data[a:b]``), so the rule step compiled for ``run_csr`` is
+    the one called here (one compilation, not two)."""
+    c = bytes_as(cols, np.int64)
+    values = bytes_as(raw, np.float64)
+    idx, val = writable(idx_buf), writable(val_buf)
+    capacity = idx.shape[0]
     m = 0
     ordered = True
     last = -1
-    for k in range(n):
+    for k in range(c.shape[0]):
         if c[k] >= 0 and values[k] != 0.0:
-            m += 1
+            if m == capacity:
+                raise IndexError("olc: the scratch row is shorter than the example")
             if c[k] < last:
                 ordered = False
             last = c[k]
-    idx = np.empty(m, np.uint32)
-    val = np.empty(m)
-    j = 0
-    for k in range(n):
-        if c[k] >= 0 and values[k] != 0.0:
-            idx[j] = c[k]
-            val[j] = values[k]
-            j += 1
+            idx[m] = c[k]
+            val[m] = values[k]
+            m += 1
     if not ordered:
-        if m <= INSERTION_SORT_MAX:
-            for a in range(1, m):
-                key, value = idx[a], val[a]
-                b = a - 1
-                while b >= 0 and idx[b] > key:
-                    idx[b + 1] = idx[b]
-                    val[b + 1] = val[b]
-                    b -= 1
-                idx[b + 1] = key
-                val[b + 1] = value
-        else:
-            order = np.argsort(idx)  # columns are distinct: any sort gives the same order
-            idx = idx[order]
-            val = val[order]
-    return idx, val
+        _sort_by_column(idx, val, m)
+    return m
 
 
-@jit()
-def learn_one(rule, cols, raw, y, vecs, ints, scal, hp, fast):
+@jit(**ENTRY_OPTIONS)
+def learn_one(rule, cols, raw, y, vecs, ints, scal, hp, idx_buf, val_buf, fast):
     """One round of the online protocol on one example (predict, then update), in place.
 
     Returns UPDATED / NOT_UPDATED, or — the state untouched — BAD_VALUE (a NaN/inf value) or
     DECLINED (the step's result would not be finite, or a rule whose state has a capacity
     asks for more room; the caller grows it and runs the step again)."""
-    idx, val = _row(cols, raw)
-    s, _, updated, _ = rule_step(rule, idx, val, y, vecs, ints, scal, hp, fast)
+    m = _row(cols, raw, idx_buf, val_buf)
+    s, _, updated, _ = rule_step(rule, idx_buf[:m], val_buf[:m], y, vecs, ints, scal, hp,
+                                 fast)
     if not math.isfinite(s):
-        return DECLINED if is_finite_row(np.frombuffer(raw, np.float64)) else BAD_VALUE
+        return DECLINED if is_finite_row(bytes_as(raw, np.float64)) else BAD_VALUE
     return UPDATED if updated else NOT_UPDATED
 
 
-@jit()
-def score_one(rule, cols, raw, vecs, ints, scal, hp, fast):
+@jit(**ENTRY_OPTIONS)
+def score_one(rule, cols, raw, vecs, ints, scal, hp, idx_buf, val_buf, fast):
     """The decision value w·x + b of the current state; NaN when a value of ``raw`` is not
     finite, whether its feature is known or not."""
-    if not is_finite_row(np.frombuffer(raw, np.float64)):
+    if not is_finite_row(bytes_as(raw, np.float64)):
         return math.nan
-    idx, val = _row(cols, raw)
-    return rule_score(rule, idx, val, vecs, ints, scal, hp, fast)
+    m = _row(cols, raw, idx_buf, val_buf)
+    return rule_score(rule, idx_buf[:m], val_buf[:m], vecs, ints, scal, hp, fast)

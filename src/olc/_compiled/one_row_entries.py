@@ -14,6 +14,8 @@ import os
 import sys
 import threading
 
+import numpy as np
+
 from . import caching, families
 from .rule_ids import CORE_SOURCES, FAMILIES, family_of
 
@@ -85,13 +87,27 @@ def entries_for(rule):
     return load(family_of(rule).name)
 
 
+def row_buffers(width):
+    """The scratch row ``learn_one`` / ``score_one`` write an example into: (uint32 columns,
+    float64 values) of ``width`` (≥ 1) entries, read-only views of writable arrays (the
+    entries write through ``kernels.writable``; the read-only type is the loops' CSR rows',
+    which lets the entries reuse the loops' compiled rule step). ``width`` must be at least
+    the number of distinct columns of any example: the model's column count."""
+    idx, val = np.zeros(max(1, width), np.uint32), np.zeros(max(1, width))
+    views = idx.view(), val.view()
+    for view in views:
+        view.flags.writeable = False
+    return views
+
+
 def bind(rule, vecs, ints, scal, hp):
     """(learn_one, score_one) of ``rule``'s family, compiled for these state arrays' types,
     as numba's *entry points*: the compiled wrappers that only unbox their arguments. Calling
     the dispatcher instead also works out every argument's type on every call, 0.4 µs of the
     ~1 µs a one-example call costs. An entry point trusts its arguments' types: the caller
-    binds again whenever it replaces a state array, and passes bytes for ``cols`` and ``raw``.
-    Without compilation (NUMBA_DISABLE_JIT=1) the plain functions."""
+    binds again whenever it replaces a state array, and passes bytes for ``cols`` and ``raw``
+    and the ``row_buffers`` pair. Without compilation (NUMBA_DISABLE_JIT=1) the plain
+    functions."""
     module = entries_for(rule)
     learn, score = module.learn_one, module.score_one
     compile_ = getattr(learn, "compile", None)
@@ -99,7 +115,8 @@ def bind(rule, vecs, ints, scal, hp):
         return learn, score
     from numba import typeof, types
 
-    state = tuple(typeof(a) for a in (vecs, ints, scal, hp))
+    state = tuple(typeof(a) for a in (vecs, ints, scal, hp)) + tuple(
+        typeof(a) for a in row_buffers(1))
     raw = typeof(b"")
     learn = learn.compile((types.int64, raw, raw, types.float64) + state + (types.boolean,))
     score = score.compile((types.int64, raw, raw) + state + (types.boolean,))

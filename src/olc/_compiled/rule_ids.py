@@ -49,6 +49,8 @@ PA_REGRESSION = 70
 AROW_REGRESSION_FULL = 72
 AROW_REGRESSION_DIAGONAL = 73
 AROW_REGRESSION_DIAGONAL_PRECISION = 74
+# Multiclass Passive-Aggressive, K prototypes (family "multiclass_pa")
+MULTICLASS_PA = 80
 
 # Compiled helpers every family uses (relative to this package).
 # (``families.py``, which executes loops.py, is the loader, not compiled code.)
@@ -72,6 +74,16 @@ class Family:
     # sqnorm, the scaled-vector kernel), which take val = None for a binary row: the CSR
     # loops then pass binary input as such (loops.py), compiling each rule a second time.
     binary_rows: bool = False
+    # The rules are genuinely multiclass (K prototype vectors, one step per row that sees
+    # every class): their loops come from the ``loops_multiclass.py`` template, whose rule
+    # step takes the K stacked states and the class index (binary families: ``loops.py``,
+    # one binary state and a ±1 label; their one-vs-rest loops: ``loops_ovr.py``).
+    multiclass: bool = False
+
+    @property
+    def loops(self):
+        """The template of this family's loops (a module of this package)."""
+        return "loops_multiclass" if self.multiclass else "loops"
 
 
 FAMILIES = {f.name: f for f in (
@@ -111,6 +123,9 @@ FAMILIES = {f.name: f for f in (
            ("rules/regression.py", "rules/second_order.py", "rules/linear.py",
             "layouts/regression.py", "layouts/second_order.py", "layouts/linear.py"),
            "PA and AROW regression", allocates=True),
+    Family("multiclass_pa", (MULTICLASS_PA,), "rules.multiclass_pa",
+           ("rules/multiclass_pa.py", "layouts/multiclass_pa.py", "layouts/linear.py"),
+           "multiclass Passive-Aggressive", multiclass=True),
 )}
 
 _FAMILY_OF_RULE = {rule: family for family in FAMILIES.values() for rule in family.rules}

@@ -86,9 +86,17 @@ _MISSING = "?"
 
 
 def _load_svmlight(spec: DatasetSpec, split: str, paths: dict) -> tuple:
+    """The split's file parsed, or the same arrays from the parsed-data cache
+    (:mod:`olc.data.parsed_cache`: keyed by the verified content's checksum)."""
+    from . import parsed_cache
+
+    cached = parsed_cache.read(spec, split, spec.n_features)
+    if cached is not None:
+        return cached
     (path,) = (paths[n] for n in spec.splits[split])
     X, y = read_svmlight(path, n_features=spec.n_features)
     _check_pm1(path, y)
+    parsed_cache.write(spec, split, spec.n_features, X, y)
     return X, y
 
 

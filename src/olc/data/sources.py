@@ -63,9 +63,9 @@ def load_source(text):
             raise ValueError(f"dataset {name!r} is not a feature matrix (it needs "
                              "preprocessing before a learner can run on it)")
         X, y = loaded[0], np.asarray(loaded[1])
-        if np.unique(y).size != 2:
-            raise ValueError(f"dataset {name!r} has {np.unique(y).size} classes; olc learners "
-                             "are binary (pick two classes or binarize the labels first)")
+        if np.unique(y).size < 2:
+            raise ValueError(f"dataset {name!r} has a single class; a classifier needs two "
+                             "or more (K ≥ 3: one-vs-rest, or a multiclass-pa learner)")
         return X, y, f"{name}:{split}" if split else name
     path = Path(text)
     if path.exists():

@@ -178,8 +178,9 @@ def progressive(learner, X, y=None, passes=1, shuffle_seed=None, classes=None, t
                                       else tau_on, stream)
     rng = np.random.default_rng(shuffle_seed) if shuffle_seed is not None else None
     total = n * passes
-    # pred: ±1 as int8 for two classes; a class index (int32) for K ≥ 3 (one-vs-rest)
-    record = new_record(total, 2 if regression else len(stream.classes))
+    # pred: ±1 as int8 for two classes; a class index (int32) for K ≥ 3 (one-vs-rest) and
+    # for the multiclass rules with K prototypes (multiclass.stacked)
+    record = new_record(total, 2 if regression else len(stream.classes), learner)
     orders = np.empty(total, dtype=np.int64)
     algorithm = name_of(learner)
     bar = LazyProgress(total, algorithm, delay=0.0 if progress else 1.0,

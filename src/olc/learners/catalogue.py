@@ -80,6 +80,13 @@ CATALOGUE = (
     _entry("pa-ii", "passive_aggressive:PassiveAggressiveII", CLF,
            "PA-II: τ = ℓ/(‖x‖² + 1/(2C))",
            "Crammer et al. 2006, Eq. (6)", ["crammer-2006", "textbook-ch31"]),
+    # multiclass, K prototypes: w_y += τx, w_r −= τx, r the highest-scoring wrong class
+    *(_entry(f"multiclass-{name}", f"multiclass_pa:MulticlassPassiveAggressive{suffix}", CLF,
+             f"Multiclass {label}, K prototypes (r: best wrong class): {step}",
+             "Crammer et al. 2006, §7", ["crammer-2006"])
+      for name, suffix, label, step in (
+          ("pa", "", "PA", "τ = ℓ/(2‖x‖²)"), ("pa-i", "I", "PA-I", "τ = min(C, ℓ/(2‖x‖²))"),
+          ("pa-ii", "II", "PA-II", "τ = ℓ/(2‖x‖² + 1/(2C))"))),
     # -- online maximum margin --------------------------------------------------------------
     _entry("e-omm", "omm:EfficientOMM", CLF,
            "Efficient Online Maximum Margin (ℓ2): max-margin on {v₊, v₋, x_t}",

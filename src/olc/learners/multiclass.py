@@ -89,12 +89,19 @@ def class_learner(learner, c):
     return view
 
 
-def new_record(n, n_classes):
-    """An empty StepRecord for n steps: ``pred`` int8 (±1) for two classes, int32 (class
-    index) for more."""
+def stacked(learner, n_classes):
+    """Whether ``learner`` with ``n_classes`` classes keeps K stacked per-class states and
+    records class indices: one-vs-rest for K ≥ 3; a multiclass rule with K prototypes
+    (``_prototypes``, e.g. the multiclass PA) for every K."""
+    return n_classes > 2 or getattr(learner, "_prototypes", False)
+
+
+def new_record(n, n_classes, learner=None):
+    """An empty StepRecord for n steps: ``pred`` int8 (±1) for a binary learner, int32 (class
+    index) when the state is stacked (:func:`stacked`)."""
     from .records import StepRecord
 
-    dtype = np.int8 if n_classes <= 2 else np.int32
+    dtype = np.int32 if stacked(learner, n_classes) else np.int8
     return StepRecord(np.empty(n, dtype), np.empty(n), np.empty(n, np.bool_), np.empty(n))
 
 
@@ -108,7 +115,7 @@ def learn(learner, stream, start, stop, order, out, check):
     if order is None:
         order = np.arange(stream.n_rows, dtype=np.int64)
     if out is None:
-        out = new_record(stop - start, n_classes)
+        out = new_record(stop - start, n_classes, learner)
     elif out.pred.dtype.itemsize < 4 or out.pred.dtype.kind != "i":
         raise InputError(f"the record's pred array has dtype {out.pred.dtype}; a one-vs-rest "
                          "record holds class indices (use olc.learners.multiclass.new_record)")
@@ -151,8 +158,11 @@ def learn(learner, stream, start, stop, order, out, check):
         partial = (f"the learners of classes {classes[:cls]} learned row {row}, those of "
                    f"{classes[cls:]} did not" if cls > 0 and (kept or not first)
                    else f"row {row} caused no update")
+        # (A multiclass rule's step, K prototypes, declines as a whole: no class to name.)
+        where = ("" if getattr(learner, "_prototypes", False)
+                 else f" in the learner of class {classes[cls]!r}")
         raise StreamStoppedError(
-            f"numerical overflow at row {row} in the learner of class {classes[cls]!r}: the "
+            f"numerical overflow at row {row}{where}: the "
             "score or the update is not finite although the row's values are (feature "
             f"magnitudes too large: rescale X). The {done} row(s) before it were learned by "
             f"every class's learner; {partial}.", row, done, _head(out, done))

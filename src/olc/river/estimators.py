@@ -44,7 +44,7 @@ class _Common(LearnerState):
         if self._domain is not None:
             self._check_domain(x, raw, self._columns)
         s = self._score_fn(self._rule, cols, raw, self._vecs, self._ints, self._scal,
-                           self._hp, not config._strict)
+                           self._hp, self._idx_buf, self._val_buf, not config._strict)
         if s != s:
             return self._checked_score(x, cols, raw, self._state)
         return s
@@ -63,7 +63,7 @@ class _Common(LearnerState):
         except Exception:
             raise bad_value_error(x) from None
         r = self._learn_fn(self._rule, cols, raw, target, self._vecs, self._ints, self._scal,
-                           self._hp, not config._strict)
+                           self._hp, self._idx_buf, self._val_buf, not config._strict)
         if r > 1:
             r = self._stopped(r, x, cols, raw, target)
         self.n_steps_ += 1
@@ -150,7 +150,7 @@ class Classifier(_Common, base.MiniBatchClassifier):
         except Exception:  # struct.error, TypeError: a value that is not a number
             raise bad_value_error(x) from None
         r = self._learn_fn(self._rule, cols, raw, target, self._vecs, self._ints, self._scal,
-                           self._hp, not config._strict)
+                           self._hp, self._idx_buf, self._val_buf, not config._strict)
         if r > 1:
             r = self._stopped(r, x, cols, raw, target)
         self.n_steps_ += 1
@@ -172,7 +172,7 @@ class Classifier(_Common, base.MiniBatchClassifier):
         if self._domain is not None:
             self._check_domain(x, raw, self._columns)
         s = self._score_fn(self._rule, cols, raw, self._vecs, self._ints, self._scal,
-                           self._hp, not config._strict)
+                           self._hp, self._idx_buf, self._val_buf, not config._strict)
         if s != s:
             s = self._checked_score(x, cols, raw, self._state)
         return self._classes[s >= 0.0]

@@ -71,8 +71,9 @@ REFUSED = {
     ids.RANDOMIZED_WEIGHTED_MAJORITY: "every expert (feature) must predict ±1 on every round",
 }
 _FULL_COVARIANCE = (ids.AROW_FULL, ids.AROW_REGRESSION_FULL)
-GROWABLE = frozenset(rule for family in ids.FAMILIES.values() for rule in family.rules
-                     if rule not in REFUSED)
+# (The multiclass families' rules, K prototypes, are not wrapped at all: ``state._setup``.)
+GROWABLE = frozenset(rule for family in ids.FAMILIES.values() if not family.multiclass
+                     for rule in family.rules if rule not in REFUSED)
 
 
 def refusal(learner):

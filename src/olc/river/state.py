@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import config
 from .._compiled.driver import LoopInput, decision_values, run_online
-from .._compiled.one_row_entries import BAD_VALUE, DECLINED, bind, entries_for
+from .._compiled.one_row_entries import BAD_VALUE, DECLINED, bind, entries_for, row_buffers
 from .._compiled.status import OVERFLOW
 from ..learners.base import OnlineLinearModel
 from ..learners.estimator import NotFittedError, clone
@@ -72,6 +72,11 @@ class LearnerState:
             wrapper = "Classifier" if learner._estimator_type == "classifier" else "Regressor"
             raise InputError(f"{type(learner).__name__} is a {learner._estimator_type}: wrap "
                              f"it in olc.river.{wrapper}")
+        if getattr(learner, "_prototypes", False):
+            raise InputError(f"{type(learner).__name__} is a multiclass learner with K "
+                             "prototypes (one step sees every class); olc.river wraps the "
+                             "binary classifiers and the regressors only: use its "
+                             "partial_fit on batches")
         self._model = clone(learner)  # the hooks (initial state, growth); never fitted
         self._hp = self._model._hyperparameters()
         self._rule = self._model._rule
@@ -94,8 +99,10 @@ class LearnerState:
         self._rows, self._misses, self._last = {}, 0, None
 
     def _bind(self):
-        """The compiled entry points for the state's array types (``one_row_entries.bind``);
+        """The compiled entry points for the state's array types (``one_row_entries.bind``)
+        and the scratch row they write an example into (one value per column at most);
         called whenever the state arrays are replaced (created, grown), which is rare."""
+        self._idx_buf, self._val_buf = row_buffers(max(self._width, len(self._columns)))
         if self._vecs is None:
             entries = entries_for(self._rule)
             self._learn_fn, self._score_fn = entries.learn_one, entries.score_one
@@ -105,7 +112,8 @@ class LearnerState:
 
     def __getstate__(self):
         state = self.__dict__.copy()
-        for name in ("_learn_fn", "_score_fn", "_rows", "_misses", "_last"):
+        for name in ("_learn_fn", "_score_fn", "_rows", "_misses", "_last", "_idx_buf",
+                     "_val_buf"):
             state.pop(name, None)
         return state
 
@@ -185,7 +193,8 @@ class LearnerState:
                 self._added_columns(n_before)
         try:
             r = self._learn_fn(self._rule, cols, raw, target, self._vecs, self._ints,
-                               self._scal, self._hp, not config._strict)
+                               self._scal, self._hp, self._idx_buf, self._val_buf,
+                               not config._strict)
             if r > 1:
                 r = self._stopped(r, x, cols, raw, target)
         except Exception:
@@ -216,7 +225,8 @@ class LearnerState:
                 break
             self._set_state((grown[0], self._ints, grown[1]), self._width)
             r = self._learn_fn(self._rule, cols, raw, target, self._vecs, self._ints,
-                               self._scal, self._hp, not config._strict)
+                               self._scal, self._hp, self._idx_buf, self._val_buf,
+                               not config._strict)
         if r <= 1:
             return r
         if r == BAD_VALUE:
@@ -260,8 +270,10 @@ class LearnerState:
         if self._domain is not None:
             self._check_domain(x, raw, columns)
         vecs, ints, scal = state
-        s = self._score_fn(self._rule, cols, raw, vecs, ints, scal, self._hp,
-                           not config._strict)
+        idx_buf, val_buf = ((self._idx_buf, self._val_buf) if vecs is self._vecs
+                            else row_buffers(len(columns)))
+        s = self._score_fn(self._rule, cols, raw, vecs, ints, scal, self._hp, idx_buf,
+                           val_buf, not config._strict)
         if s != s:
             return self._checked_score(x, cols, raw, state)
         return s
@@ -287,7 +299,7 @@ class LearnerState:
     def _checked_score(self, x, cols, raw, state):
         vecs, ints, scal = state
         s = self._score_fn(self._rule, cols, raw, vecs, ints, scal, self._hp,
-                           not config._strict)
+                           *row_buffers(len(cols) // 8), not config._strict)
         if s != s:
             raise bad_value_error(x) or InputError("the decision value is not finite on this "
                                                    "example (feature magnitudes too large)")

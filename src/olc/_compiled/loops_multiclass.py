@@ -1,0 +1,75 @@
+"""Online loops of the genuinely multiclass rules (``rule_ids.Family.multiclass``: K
+prototypes, one step per row that sees every class) — a *template*, executed per family by
+``families.load`` as ``loops.py`` is, with that family's ``family_step`` / ``family_score``.
+
+Same entry points, arguments and record as the one-vs-rest loops (``loops_ovr.py``), so
+``driver_ovr`` and ``olc.learners.multiclass`` run both: ``labels`` are class indices, the
+state is K stacked per-class states (``vecs`` (K, n_vectors, d), ``ints`` (K, n_ints),
+``scal`` (K, n_scalars), ``hp`` (K, n_hp)), and the record holds, per row, the predicted
+class index, its score, whether the rule updated and its aux value. Unlike one-vs-rest, the
+rule's step is one call over all K classes (``rules/multiclass_pa.py``).
+
+Stopping: a non-finite score stops the loop before anything of that row is learned (the
+rule declines the whole step), with status ``BAD_ROW`` (a NaN/inf value) or ``OVERFLOW``;
+the class returned with it is 0 (no class learned the row).
+"""
+import math
+
+from .caching import jit
+from .families import loading
+from .kernels import is_finite_row
+from .status import BAD_ROW, OK, OVERFLOW
+
+_family = loading()  # raises unless a family is being loaded; families.load set these two:
+rule_step = family_step  # noqa: F821
+rule_score = family_score  # noqa: F821
+
+LOOP_OPTIONS = {} if _family.allocates else {"_nrt": False}  # as in loops.py
+
+
+@jit(**LOOP_OPTIONS)
+def run_dense(rule, X, labels, order, start, stop, vecs, ints, scal, hp, fast, pred, score,
+              updated, aux):
+    """Returns (position reached, 0, status)."""
+    for k in range(start, stop):
+        i = order[k]
+        p, s, u, a = rule_step(rule, None, X[i], labels[i], vecs, ints, scal, hp, fast)
+        if not math.isfinite(s):
+            return k, 0, OVERFLOW if is_finite_row(X[i]) else BAD_ROW
+        pred[k - start], score[k - start], updated[k - start], aux[k - start] = p, s, u, a
+    return stop, 0, OK
+
+
+@jit(**LOOP_OPTIONS)
+def run_csr(rule, data, indices, indptr, labels, order, start, stop, vecs, ints, scal, hp,
+            fast, pred, score, updated, aux):
+    for k in range(start, stop):
+        i = order[k]
+        val = data[indptr[i]:indptr[i + 1]]
+        p, s, u, a = rule_step(rule, indices[indptr[i]:indptr[i + 1]], val, labels[i], vecs,
+                               ints, scal, hp, fast)
+        if not math.isfinite(s):
+            return k, 0, OVERFLOW if is_finite_row(val) else BAD_ROW
+        pred[k - start], score[k - start], updated[k - start], aux[k - start] = p, s, u, a
+    return stop, 0, OK
+
+
+@jit(**LOOP_OPTIONS)
+def score_dense(rule, X, vecs, ints, scal, hp, fast, out):
+    """Decision values (n, K); returns the first row with a NaN/inf value, or -1."""
+    for i in range(X.shape[0]):
+        if not is_finite_row(X[i]):
+            return i
+        rule_score(rule, None, X[i], vecs, ints, scal, hp, fast, out[i])
+    return -1
+
+
+@jit(**LOOP_OPTIONS)
+def score_csr(rule, data, indices, indptr, vecs, ints, scal, hp, fast, out):
+    for i in range(indptr.shape[0] - 1):
+        val = data[indptr[i]:indptr[i + 1]]
+        if not is_finite_row(val):
+            return i
+        rule_score(rule, indices[indptr[i]:indptr[i + 1]], val, vecs, ints, scal, hp, fast,
+                   out[i])
+    return -1
