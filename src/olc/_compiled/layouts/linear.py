@@ -32,6 +32,23 @@ HINGE, EPSILON_INSENSITIVE = 0, 1
 PASSIVE_AGGRESSIVE_LAYOUT = Layout(PASSIVE_AGGRESSIVE, hp=PassiveAggressiveHP,
                                    scalars=LinearScal, vectors=LinearVec)
 
+# Run-time extension of the perceptron's and the PA step's ``hp``, read past the layout's own
+# fields (at ``len(PerceptronHP)`` / ``len(PassiveAggressiveHP)``) only when ``hp`` is that
+# long: scikit-learn's ``_plain_sgd`` semantics for the ``olc.sklearn`` drop-ins.
+#   row_weights      1: each row's target is copysign(weight, label) — the label is its
+#                    sign (a weight of 0 keeps it as −0.0) and the step is multiplied by the
+#                    weight (scikit-learn's ``update *= class_weight * sample_weight``; a step
+#                    that is then 0 moves nothing, as there);
+#   intercept_decay  the bias takes step × decay (scikit-learn's SPARSE_INTERCEPT_DECAY,
+#                    0.01 on CSR input, else 1).
+# A learner's own ``hp`` is exactly its layout's length, so its rules never read these: the
+# layouts (and model files' fingerprints) and every existing learner's arithmetic are
+# unchanged, and the type of ``hp`` (so the compiled code) is the same. Read by
+# ``rules/linear.py``'s ``row_extension``.
+SklearnHP = fields("row_weights", "intercept_decay")
+PERCEPTRON_EXTENSION = len(PerceptronHP)
+PA_EXTENSION = len(PassiveAggressiveHP)
+
 
 # -- averaging (``average=``, ``layouts/averaging.py``): w and the bias, then the averaging state
 AveragedLinearScal = averaged_scalars(LinearScal)

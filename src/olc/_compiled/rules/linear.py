@@ -20,7 +20,8 @@ from ..layouts.averaging import AveragingScal
 from ..layouts.linear import AveragedLinearScal, AveragedLinearVec
 from ..layouts.linear import AveragedPassiveAggressiveHP as AvgPAHP
 from ..layouts.linear import AveragedPerceptronHP as AvgPHP
-from ..layouts.linear import HINGE, PA_I, PA_II, LinearScal, LinearVec
+from ..layouts.linear import (HINGE, PA_EXTENSION, PA_I, PA_II, PERCEPTRON_EXTENSION,
+                              LinearScal, LinearVec, SklearnHP)
 from ..layouts.linear import PassiveAggressiveHP as PAHP
 from ..layouts.linear import PerceptronHP as PHP
 from ..rule_ids import PERCEPTRON
@@ -28,6 +29,9 @@ from ..rule_ids import PERCEPTRON
 BIAS, W = LinearScal.BIAS, LinearVec.W
 AVG_SUM, AVG = AveragedLinearVec.AVG_SUM, AveragedLinearScal.AVG_ROWS
 AVG_COUNT = AveragingScal.COUNT
+# The drop-ins' fields (SklearnHP) follow the learner's own hyper-parameters, ``average``
+# included when the learner averages.
+AVG_PERCEPTRON_EXTENSION, AVG_PA_EXTENSION = len(AvgPHP), len(AvgPAHP)
 
 
 @jit(inline=INLINE)
@@ -35,6 +39,21 @@ def linear_score(idx, val, vecs, ints, scal, hp, fast):
     if vecs.shape[0] > AVG_SUM and scal[AVG + AVG_COUNT] > 0.0:  # averaging has begun
         return averaged_score(vecs[AVG_SUM], vecs[W], idx, val, scal, AVG, fast)
     return dot(vecs[W], idx, val, fast) + scal[BIAS]
+
+
+@jit(forceinline=LLVM_INLINE)
+def row_extension(hp, offset, y):
+    """(label, weight, bias decay) of a row under the drop-ins' extension of ``hp``
+    (``SklearnHP``, read only when ``hp`` extends past its layout at ``offset``): with row
+    weights the label is sign(y) (copysign: −0.0 keeps it for a weight of 0) and the weight
+    |y|; otherwise (y, 1, 1), which leave every step's bits as they were (× 1 is exact).
+    Compiled once and inlined by LLVM (``kernels.LLVM_INLINE``)."""
+    if hp.shape[0] <= offset:
+        return y, 1.0, 1.0
+    decay = hp[offset + SklearnHP.INTERCEPT_DECAY]
+    if hp[offset + SklearnHP.ROW_WEIGHTS] != 0.0:
+        return math.copysign(1.0, y), abs(y), decay
+    return y, 1.0, decay
 
 
 @jit(forceinline=LLVM_INLINE)
@@ -50,17 +69,23 @@ def perceptron_step(idx, val, y, vecs, ints, scal, hp, fast):
     pred = sign(s)
     if not math.isfinite(s):
         return s, pred, False, 0.0  # overflow: never update on it (the loop stops)
+    averaging = vecs.shape[0] > AVG_SUM
+    label, weight, decay = row_extension(
+        hp, AVG_PERCEPTRON_EXTENSION if averaging else PERCEPTRON_EXTENSION, y)
     if hp[PHP.MISTAKE_ONLY] != 0.0:
-        upd = pred != y
+        upd = pred != label
     else:
-        upd = y * s <= 0.0
+        upd = label * s <= 0.0
     c = 0.0
     if upd:
-        c = hp[PHP.ETA] * y
-        axpy(c, idx, val, vecs[W])
-        if hp[PHP.FIT_INTERCEPT] != 0.0:
-            scal[BIAS] += c
-    if vecs.shape[0] > AVG_SUM:  # averaging (the state has the sum row): a call
+        c = hp[PHP.ETA] * label * weight
+        if c == 0.0 and weight != 1.0:
+            upd = False  # a weighted step of 0 moves nothing (scikit-learn)
+        else:
+            axpy(c, idx, val, vecs[W])
+            if hp[PHP.FIT_INTERCEPT] != 0.0:
+                scal[BIAS] += c * decay
+    if averaging:  # the state has the sum row: a call (every row is an iterate)
         average_step(idx, val, vecs[AVG_SUM], scal, AVG, hp, AvgPHP.AVERAGE, c, 1.0,
                      scal[BIAS])
     return s, pred, upd, 0.0
@@ -98,7 +123,9 @@ def pa_step(loss, idx, val, y, vecs, ints, scal, hp, fast):
     pred = sign(s)
     if not math.isfinite(s):
         return s, pred, False, 0.0  # overflow: never update on it (the loop stops)
-    ell, direction = loss_and_direction(loss, y, s, hp[PAHP.EPSILON])
+    averaging = vecs.shape[0] > AVG_SUM
+    label, weight, decay = row_extension(hp, AVG_PA_EXTENSION if averaging else PA_EXTENSION, y)
+    ell, direction = loss_and_direction(loss, label, s, hp[PAHP.EPSILON])
     step = 0.0  # what w moved by (times x)
     moved = False
     if ell > 0.0:
@@ -115,18 +142,20 @@ def pa_step(loss, idx, val, y, vecs, ints, scal, hp, fast):
         else:
             tau = 0.0
         if variant == PA_II or q != 0.0:
-            step = tau * direction
+            step = tau * direction * weight
             fit_bias = hp[PAHP.FIT_INTERCEPT] != 0.0
             if not (math.isfinite(step * math.sqrt(q)) and math.isfinite(scal[BIAS] + step)):
                 return math.inf, pred, False, 0.0
-            if q == 0.0 and not fit_bias:
-                step = 0.0  # PA-II on x = 0 without a bias: nothing moves
+            if (q == 0.0 and not fit_bias) or (step == 0.0 and weight != 1.0):
+                # PA-II on x = 0 without a bias, or a weighted step of 0 (scikit-learn):
+                # nothing moves
+                step = 0.0
             else:
                 axpy(step, idx, val, vecs[W])
                 if fit_bias:
-                    scal[BIAS] += step
+                    scal[BIAS] += step * decay
                 moved = True
-    if vecs.shape[0] > AVG_SUM:  # averaging (the state has the sum row): a call
+    if averaging:  # the state has the sum row: a call (every row is an iterate)
         average_step(idx, val, vecs[AVG_SUM], scal, AVG, hp, AvgPAHP.AVERAGE, step, 1.0,
                      scal[BIAS])
     return s, pred, moved, 0.0
