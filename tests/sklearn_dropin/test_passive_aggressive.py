@@ -16,13 +16,7 @@ from olc.sklearn import PassiveAggressiveClassifier, PassiveAggressiveRegressor
 # imports changed) run against olc.sklearn. The tests expected to fail, by test id (``*`` a
 # wildcard) → reason; ``conftest.py`` marks them xfail(strict=True), so a test that starts
 # passing is reported.
-_AVERAGE = ("average=True: the drop-ins forward `average` to olc's learners, whose averaged "
-            "weights (issue 11, item 3, branch i-avg) are not merged yet")
 DROPIN_XFAIL = {
-    "test_classifier_accuracy[*-True]": _AVERAGE,
-    "test_classifier_partial_fit[*-True]": _AVERAGE,
-    "test_regressor_mse[*-True]": _AVERAGE,
-    "test_regressor_partial_fit[*-True]": _AVERAGE,
     "test_class_deprecation[*]": "scikit-learn >= 1.8 deprecates its PA classes with a "
     "FutureWarning; olc.sklearn keeps them (scikit-learn 1.7's interface) and warns nothing",
 }

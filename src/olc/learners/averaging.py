@@ -89,8 +89,9 @@ class AveragingMixin:
 
     # -- the state must match ``average`` -------------------------------------------------
     def _state_averages(self):
-        """The fitted state has the averaging rows (more rows than the rule's own layout)."""
-        return self._class_learner(0)._vecs.shape[0] > type(self)._layout.n_vectors
+        """The fitted state has the averaging rows (more rows than the rule's own layout; the
+        rows are the second-last axis, binary (rows, d) or stacked per class (K, rows, d))."""
+        return self._vecs.shape[-2] > type(self)._layout.n_vectors
 
     def _check_average_state(self):
         """A fitted state is averaged iff ``average`` is on: refuse a switch made by

@@ -25,7 +25,7 @@ import numpy as np
 from .._compiled.layouts.multiclass_pa import MULTICLASS_PA_LAYOUT, multiclass_pa_hp_values
 from . import multiclass
 from .classifier import OnlineLinearClassifier
-from .passive_aggressive import PassiveAggressive, PassiveAggressiveI, PassiveAggressiveII
+from .passive_aggressive import _C, PassiveAggressive, PassiveAggressiveI, PassiveAggressiveII
 from .validation import InputError
 
 __all__ = ["MulticlassPassiveAggressive", "MulticlassPassiveAggressiveI",
@@ -105,6 +105,12 @@ class MulticlassPassiveAggressive(_MulticlassPassiveAggressiveBase, PassiveAggre
     Parameters: fit_intercept (default True).
 """ + _COMMON
 
+    # No ``average``: the binary PA's averaging is not part of this rule.
+    _parameter_constraints = {"fit_intercept": ["boolean"]}
+
+    def __init__(self, fit_intercept=True):
+        self.fit_intercept = fit_intercept
+
 
 class MulticlassPassiveAggressiveI(_MulticlassPassiveAggressiveBase, PassiveAggressiveI):
     __doc__ = """Multiclass PA-I (Crammer et al. 2006, §7 with PA-I): τ = min(C, ℓ/q).
@@ -112,9 +118,21 @@ class MulticlassPassiveAggressiveI(_MulticlassPassiveAggressiveBase, PassiveAggr
     Parameters: C > 0 (aggressiveness, default 1), fit_intercept (default True).
 """ + _COMMON
 
+    _parameter_constraints = {"C": _C, "fit_intercept": ["boolean"]}
+
+    def __init__(self, C=1.0, fit_intercept=True):
+        self.C = C
+        self.fit_intercept = fit_intercept
+
 
 class MulticlassPassiveAggressiveII(_MulticlassPassiveAggressiveBase, PassiveAggressiveII):
     __doc__ = """Multiclass PA-II (Crammer et al. 2006, §7 with PA-II): τ = ℓ/(q + 1/(2C)).
 
     Parameters: C > 0 (default 1), fit_intercept (default True).
 """ + _COMMON
+
+    _parameter_constraints = {"C": _C, "fit_intercept": ["boolean"]}
+
+    def __init__(self, C=1.0, fit_intercept=True):
+        self.C = C
+        self.fit_intercept = fit_intercept
