@@ -474,7 +474,7 @@ def run():  # pragma: no cover - console entry point (`olc`, `python -m olc`)
 
 def _exit_now(code):
     """End the process with ``code`` (a ``SystemExit`` code: None, an int or a message) as
-    Python's own exit would, minus the teardown of objects: non-daemon threads are joined,
+    Python's own exit would, minus the teardown of objects: when no other thread runs,
     ``atexit`` handlers run (joblib's, logging's, temporary folders'), standard streams are
     flushed (status 120 when that fails, as Python reports it)."""
     import atexit
@@ -486,9 +486,11 @@ def _exit_now(code):
         print(code, file=sys.stderr)
         code = 1
     main_thread = threading.main_thread()
-    for thread in threading.enumerate():
-        if thread is not main_thread and not thread.daemon:
-            thread.join()
+    if any(t is not main_thread and not t.daemon for t in threading.enumerate()):
+        # Other threads still run (e.g. joblib's executor after `olc warmup --n-jobs`): the
+        # interpreter's own shutdown tells them to stop before joining them; joining them
+        # here would wait forever.
+        sys.exit(code)
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:

@@ -73,3 +73,16 @@ def test_binary_learning_does_not_load_the_one_vs_rest_loops():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "['linear'] []"
+
+
+def test_parallel_warmup_command_exits():
+    """`olc warmup A B --n-jobs 2` (two families: joblib's process pool and its threads) ends
+    the process: the CLI's fast exit must not join threads that only the interpreter's own
+    shutdown tells to stop (it did, and CI hung after the warm-up)."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "olc", "warmup", "perceptron", "alma2",
+                          "--n-jobs", "2"], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert "linear" in out.stdout and "margin" in out.stdout
