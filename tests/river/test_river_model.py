@@ -101,3 +101,35 @@ def test_warmup_compiles_the_one_example_entry_points_too():
 
     warmup(["perceptron"])
     assert one_row_entries.is_cached("linear")
+
+
+def test_memory_walk_skips_dead_weak_proxies():
+    """A weak proxy whose referent is gone is not followed (River's own walk raises
+    ReferenceError on it); arrays count their buffers, as in River."""
+    import sys
+    import weakref
+
+    import numpy as np
+
+    from olc.river.state import _reachable_bytes
+
+    class Referent:
+        pass
+
+    target = Referent()
+    dead = weakref.proxy(target)
+    del target
+    array = np.zeros(1000)
+    root = [dead, array]
+    walked = _reachable_bytes([root])
+    assert walked == sys.getsizeof(root) + sys.getsizeof(array) + array.nbytes
+
+    class Holder(Referent):
+        pass
+
+    holder = Holder()
+    holder.items = root
+    from river.base import Base
+
+    with pytest.raises(ReferenceError):  # what the walk avoids
+        Base._raw_memory_usage.fget(holder)

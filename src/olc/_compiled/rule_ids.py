@@ -129,7 +129,8 @@ FAMILIES = {f.name: f for f in (
            + AVERAGING_SOURCES,
            "PA and AROW regression", allocates=True),
     Family("multiclass_pa", (MULTICLASS_PA,), "rules.multiclass_pa",
-           ("rules/multiclass_pa.py", "layouts/multiclass_pa.py", "layouts/linear.py"),
+           ("rules/multiclass_pa.py", "layouts/multiclass_pa.py", "layouts/linear.py",
+            "layouts/averaging.py"),
            "multiclass Passive-Aggressive", multiclass=True),
 )}
 
