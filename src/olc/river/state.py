@@ -106,14 +106,18 @@ class LearnerState:
         self._idx_buf, self._val_buf = row_buffers(max(self._width, len(self._columns)))
         if self._vecs is None:
             entries = entries_for(self._rule)
-            self._learn_fn, self._score_fn = entries.learn_one, entries.score_one
+            learn, score = entries.learn_one, entries.score_one
         else:
-            self._learn_fn, self._score_fn = bind(self._rule, self._vecs, self._ints,
-                                                  self._scal, self._hp)
+            learn, score = bind(self._rule, self._vecs, self._ints, self._scal, self._hp)
+        # Held by a class, which River's object-graph walk (``_raw_memory_usage``, also on a
+        # pipeline holding this model) does not enter: numba's compiled code and environment
+        # are shared, and the walk met a dead weak proxy inside them.
+        self._entries = type("OneRowEntries", (), {"learn": staticmethod(learn),
+                                                   "score": staticmethod(score)})
 
     def __getstate__(self):
         state = self.__dict__.copy()
-        for name in ("_learn_fn", "_score_fn", "_rows", "_misses", "_last", "_idx_buf",
+        for name in ("_entries", "_rows", "_misses", "_last", "_idx_buf",
                      "_val_buf"):
             state.pop(name, None)
         return state
@@ -128,9 +132,7 @@ class LearnerState:
         reachable through ``gc.get_referents``, arrays with their buffers), without the
         compiled entry points: numba's code and its environment (~2 MiB) are shared by every
         model of the family."""
-        attributes = {k: v for k, v in self.__dict__.items()
-                      if k not in ("_learn_fn", "_score_fn")}
-        return sys.getsizeof(self) + _reachable_bytes([attributes])
+        return _reachable_bytes([self])
 
     def _set_state(self, state, width=None):
         self._vecs, self._ints, self._scal = state
@@ -192,7 +194,7 @@ class LearnerState:
             if len(self._columns) != n_before:
                 self._added_columns(n_before)
         try:
-            r = self._learn_fn(self._rule, cols, raw, target, self._vecs, self._ints,
+            r = self._entries.learn(self._rule, cols, raw, target, self._vecs, self._ints,
                                self._scal, self._hp, self._idx_buf, self._val_buf,
                                not config._strict)
             if r > 1:
@@ -224,7 +226,7 @@ class LearnerState:
             if grown is None:
                 break
             self._set_state((grown[0], self._ints, grown[1]), self._width)
-            r = self._learn_fn(self._rule, cols, raw, target, self._vecs, self._ints,
+            r = self._entries.learn(self._rule, cols, raw, target, self._vecs, self._ints,
                                self._scal, self._hp, self._idx_buf, self._val_buf,
                                not config._strict)
         if r <= 1:
@@ -272,7 +274,7 @@ class LearnerState:
         vecs, ints, scal = state
         idx_buf, val_buf = ((self._idx_buf, self._val_buf) if vecs is self._vecs
                             else row_buffers(len(columns)))
-        s = self._score_fn(self._rule, cols, raw, vecs, ints, scal, self._hp, idx_buf,
+        s = self._entries.score(self._rule, cols, raw, vecs, ints, scal, self._hp, idx_buf,
                            val_buf, not config._strict)
         if s != s:
             return self._checked_score(x, cols, raw, state)
@@ -298,7 +300,7 @@ class LearnerState:
 
     def _checked_score(self, x, cols, raw, state):
         vecs, ints, scal = state
-        s = self._score_fn(self._rule, cols, raw, vecs, ints, scal, self._hp,
+        s = self._entries.score(self._rule, cols, raw, vecs, ints, scal, self._hp,
                            *row_buffers(len(cols) // 8), not config._strict)
         if s != s:
             raise bad_value_error(x) or InputError("the decision value is not finite on this "
