@@ -93,6 +93,13 @@ def test_memory_usage_counts_the_model_not_the_shared_compiled_code():
     model.learn_one({f"x{j}": 1.0 for j in range(50)}, True)
     assert model._raw_memory_usage < 64 * 1024
     assert model._vecs.nbytes == 8 * model._width
+    # Also when River walks from a pipeline that holds the model (its own walk, not ours):
+    # the entry points sit in a class, which the walk does not enter.
+    from river import compose, preprocessing
+
+    pipeline = compose.Pipeline(preprocessing.StandardScaler(), olc.river.make("perceptron"))
+    pipeline.learn_one({f"x{j}": float(j) for j in range(50)}, True)
+    assert pipeline._raw_memory_usage < 64 * 1024
 
 
 def test_warmup_compiles_the_one_example_entry_points_too():
