@@ -44,6 +44,16 @@ def average_start(value):
     return 0
 
 
+def _axpy(a, x, y):
+    """y + a·x as a new array, by BLAS ``daxpy`` (scipy's, the one scikit-learn calls)."""
+    from scipy.linalg.blas import daxpy  # lazily: only averaged models need it
+
+    out = np.array(y, dtype=np.float64)  # a C-contiguous copy: daxpy writes into it
+    if out.size == 0:
+        return out
+    return daxpy(np.ascontiguousarray(x, dtype=np.float64), out, a=a)
+
+
 class LayoutChoice:
     """``_layout`` of a learner with ``average``: its rule's layout, or the averaged one when
     the instance averages. Read on the class, the rule's own layout (what code that asks
@@ -115,7 +125,13 @@ class AveragingMixin:
     # -- the model -------------------------------------------------------------------------
     def _linear_model(self):
         """The averaged (coef, intercept) once an iterate is averaged (scikit-learn's
-        ``(aw + a·w)·(1/b)``, ``average_intercept``), else the rule's own model."""
+        ``(aw + a·w)·(1/b)``, ``average_intercept``), else the rule's own model.
+
+        ``aw + a·w`` is formed by BLAS ``daxpy``, as scikit-learn's ``reset_wscale`` forms it:
+        whether it rounds once (a fused multiply-add kernel, e.g. OpenBLAS on AVX-512) or
+        twice depends on the machine's BLAS, and using the same call keeps the two equal bit
+        for bit on every machine (NumPy's ``u + a * v`` rounds twice: 1 ulp apart on FMA
+        kernels)."""
         self._check_average_state()
         if self._averages():
             scal = self._scal
@@ -124,7 +140,7 @@ class AveragingMixin:
                 v = self._vecs[0]  # the rule's weight row (raw when the rule keeps w = s·v)
                 u = self._vecs[layout.vectors.AVG_SUM]
                 a, b = scal[self._avg_slot("a")], scal[self._avg_slot("b")]
-                return (u + a * v) * (1.0 / b), float(scal[self._avg_slot("bias")])
+                return _axpy(a, v, u) * (1.0 / b), float(scal[self._avg_slot("bias")])
         return super()._linear_model()
 
     @property
