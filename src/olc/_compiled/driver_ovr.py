@@ -9,6 +9,12 @@ from .driver import readonly
 from .families import load, ovr_loops_for
 from .rule_ids import family_of
 
+#: Stream positions per block of the one-vs-rest CSR loop, which learns class by class within
+#: a block (``loops_ovr.py``). On CSR rows with d = 2^18 (2 MiB of weights per class), one-vs-
+#: rest against the sum of its K binary learners run apart: 1.4–1.5× with blocks of 1,024
+#: rows (each class's weights reload into L2 per block), 1.0–1.1× from 16,384 on.
+OVR_BLOCK_ROWS = 16384
+
 
 def _k_class_loops(rule):
     """(run_dense, run_csr, score_dense, score_csr) for a K-class stream of ``rule``."""
@@ -27,21 +33,32 @@ def run_online_ovr(rule, X, labels, order, start, stop, vecs, ints, scal, hp, ou
     (K, n_vectors, d), ``ints`` (K, n_ints), ``scal`` (K, n_scalars), ``hp`` (K, n_hp): the K
     learners' states (mutated in place) and hyper-parameters; ``out``: (pred int32 class index,
     score, updated bool, aux = classes updated) arrays of length stop − start.
-    Returns (position reached, class reached there, status in OK/BAD_ROW/OVERFLOW)."""
+    Returns (position reached, class reached there, status in OK/BAD_ROW/OVERFLOW,
+    learned): ``learned[c]`` is the first position class c has not learned — the position
+    reached for every class, except after an overflow in one-vs-rest, where the classes
+    before the one that overflowed may have learned further (``loops_ovr.py``)."""
     pred, score, updated, aux = out
     fast = not strict_arithmetic()
     run_dense, run_csr = _k_class_loops(rule)[:2]
     labels = readonly(np.ascontiguousarray(labels, dtype=np.int64))
     order = readonly(np.ascontiguousarray(order, dtype=np.int64))
+    n_classes = vecs.shape[0]
+    if family_of(rule).multiclass:
+        extra, learned = (), None
+    else:
+        learned = np.full(n_classes, stop, dtype=np.int64)
+        extra = (OVR_BLOCK_ROWS, learned)
     if X.sparse:
         reached, cls, status = run_csr(
             rule, X.data, X.indices, X.indptr, labels, order, start, stop, vecs, ints, scal, hp,
-            fast, pred, score, updated, aux)
+            fast, pred, score, updated, aux, *extra)
     else:
         reached, cls, status = run_dense(
             rule, X.dense, labels, order, start, stop, vecs, ints, scal, hp, fast, pred, score,
-            updated, aux)
-    return int(reached), int(cls), int(status)
+            updated, aux, *extra)
+    if learned is None:
+        learned = np.full(n_classes, reached, dtype=np.int64)
+    return int(reached), int(cls), int(status), learned
 
 
 def decision_values_ovr(rule, X, vecs, ints, scal, hp):

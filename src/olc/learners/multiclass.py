@@ -15,10 +15,14 @@ from the counter-based generator of ``olc._compiled.random`` keyed by a seed: le
 the seed :func:`class_seed` (seed, c), so the K learners draw independent streams and learner c
 equals a binary learner built with ``seed=class_seed(seed, c)``.
 
-[Decision] An overflow (a finite row whose update would not be finite) met by learner c > 0
-stops the stream at that row with learners 0..c−1 having learned it and c..K−1 not (undoing
-their updates would cost a copy of the K states per row); the error says so. A NaN/inf row
-stops before any learner learned it (learner 0's score is not finite).
+The loop runs class by class over blocks of rows (``olc._compiled.loops_ovr``: one class's
+weights stay in cache), which changes no result: each learner sees its rows in order.
+[Decision] An overflow (a finite row whose update would not be finite) met by learner c stops
+the stream at that row: every row before it was learned by every learner, learner c and
+those after it have not learned it, and learners 0..c−1 have learned it and possibly the
+rows after it up to the end of its block (undoing their updates would cost a copy of the K
+states); the error names the learners and how many rows. A NaN/inf row stops before any
+learner learned it (each block's rows are tested before any learner learns one).
 """
 import copy
 
@@ -128,7 +132,7 @@ def learn(learner, stream, start, stop, order, out, check):
         vecs, ints, scal = learner._vecs, learner._ints, learner._scal
     hp = stream.hp if stream.hp is not None else learner._hyperparameters()
     hp_k = class_hyperparameters(learner, hp, n_classes)
-    reached, cls, status = run_online_ovr(
+    reached, cls, status, learned = run_online_ovr(
         learner._rule, stream.X, stream.y, order, start, stop, vecs, ints, scal, hp_k,
         (out.pred, out.score, out.updated, out.aux))
     done = reached - start
@@ -152,21 +156,36 @@ def learn(learner, stream, start, stop, order, out, check):
             "(rows are processed in order).", row, done, _head(out, done))
     if status == OVERFLOW:
         row = int(order[reached])
-        classes = stream.classes.tolist()
-        # Learners 0..cls−1 updated their state in place on this row; a first call that
-        # learned no whole row keeps no state at all.
-        partial = (f"the learners of classes {classes[:cls]} learned row {row}, those of "
-                   f"{classes[cls:]} did not" if cls > 0 and (kept or not first)
-                   else f"row {row} caused no update")
+        state_kept = kept or not first  # a first call that learned no whole row keeps none
         # (A multiclass rule's step, K prototypes, declines as a whole: no class to name.)
         where = ("" if getattr(learner, "_prototypes", False)
-                 else f" in the learner of class {classes[cls]!r}")
+                 else f" in the learner of class {stream.classes.tolist()[cls]!r}")
         raise StreamStoppedError(
             f"numerical overflow at row {row}{where}: the "
             "score or the update is not finite although the row's values are (feature "
             f"magnitudes too large: rescale X). The {done} row(s) before it were learned by "
-            f"every class's learner; {partial}.", row, done, _head(out, done))
+            f"every class's learner; {_beyond(stream.classes, row, reached, learned, state_kept)}"
+            ".", row, done, _head(out, done))
     return out
+
+
+def _beyond(classes, row, reached, learned, kept):
+    """What the classes learned from the stopping row on (``learned[c]``: the first stream
+    position class c has not learned): one-vs-rest learns class by class in blocks
+    (``loops_ovr.py``), so the classes before the one that overflowed have learned the
+    stopping row and may have learned the rest of its block."""
+    if not kept or np.all(learned == reached):
+        return f"row {row} caused no update"
+    classes = classes.tolist()
+    parts = []
+    for position in sorted(set(learned.tolist()) - {reached}):
+        which = [classes[c] for c in np.flatnonzero(learned == position)]
+        extra = position - reached - 1
+        more = (f" and the {extra} row(s) after it in the stream (one-vs-rest learns class by "
+                "class in blocks of rows)" if extra else "")
+        parts.append(f"the learners of classes {which} learned row {row}{more}")
+    behind = [classes[c] for c in np.flatnonzero(learned == reached)]
+    return ", ".join(parts) + f", those of {behind} did not"
 
 
 def decision_values(learner, X):
