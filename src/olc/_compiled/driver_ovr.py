@@ -1,12 +1,15 @@
 """Python-side bridge to the loops of K-class streams: the one-vs-rest loops
 (``loops_ovr.py``: K binary learners of one rule) or, for a genuinely multiclass family
-(``rule_ids.Family.multiclass``), the family's own loops (``loops_multiclass.py``, the same
-arguments). Either way the state is stacked along a first axis of length K."""
+(``rule_ids.Family.multiclass``), the family's own loops (``loops_multiclass.py``: the same
+arguments, but the prototypes as one matrix ``W`` in the order the layout chose, and a
+scratch: ``layouts/multiclass_pa.compiled_view``). Either way the
+state is stacked along a first axis of length K."""
 import numpy as np
 
 from ..config import strict_arithmetic
 from .driver import readonly
 from .families import load, ovr_loops_for
+from .layouts.multiclass_pa import compiled_view
 from .rule_ids import family_of
 
 #: Stream positions per block of the one-vs-rest CSR loop, which learns class by class within
@@ -43,19 +46,19 @@ def run_online_ovr(rule, X, labels, order, start, stop, vecs, ints, scal, hp, ou
     labels = readonly(np.ascontiguousarray(labels, dtype=np.int64))
     order = readonly(np.ascontiguousarray(order, dtype=np.int64))
     n_classes = vecs.shape[0]
-    if family_of(rule).multiclass:
-        extra, learned = (), None
+    if family_of(rule).multiclass:  # (W, by_feature), and the rule's scratch
+        state, extra, learned = compiled_view(vecs), (np.zeros(n_classes),), None
     else:
         learned = np.full(n_classes, stop, dtype=np.int64)
-        extra = (OVR_BLOCK_ROWS, learned)
+        state, extra = (vecs,), (OVR_BLOCK_ROWS, learned)
     if X.sparse:
         reached, cls, status = run_csr(
-            rule, X.data, X.indices, X.indptr, labels, order, start, stop, vecs, ints, scal, hp,
-            fast, pred, score, updated, aux, *extra)
+            rule, X.data, X.indices, X.indptr, labels, order, start, stop, *state, ints, scal,
+            hp, fast, pred, score, updated, aux, *extra)
     else:
         reached, cls, status = run_dense(
-            rule, X.dense, labels, order, start, stop, vecs, ints, scal, hp, fast, pred, score,
-            updated, aux, *extra)
+            rule, X.dense, labels, order, start, stop, *state, ints, scal, hp, fast, pred,
+            score, updated, aux, *extra)
     if learned is None:
         learned = np.full(n_classes, reached, dtype=np.int64)
     return int(reached), int(cls), int(status), learned
@@ -67,9 +70,12 @@ def decision_values_ovr(rule, X, vecs, ints, scal, hp):
     out = np.empty((X.n_rows, vecs.shape[0]))
     fast = not strict_arithmetic()
     score_dense, score_csr = _k_class_loops(rule)[2:]
+    state, extra = (vecs,), ()
+    if family_of(rule).multiclass:  # as in run_online_ovr
+        state, extra = compiled_view(vecs), (np.zeros(vecs.shape[0]),)
     if X.sparse:
-        bad = score_csr(rule, X.data, X.indices, X.indptr, vecs, ints, scal, hp, fast,
-                                  out)
+        bad = score_csr(rule, X.data, X.indices, X.indptr, *state, ints, scal, hp, fast,
+                        *extra, out)
     else:
-        bad = score_dense(rule, X.dense, vecs, ints, scal, hp, fast, out)
+        bad = score_dense(rule, X.dense, *state, ints, scal, hp, fast, *extra, out)
     return out, int(bad)

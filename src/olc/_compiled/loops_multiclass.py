@@ -2,12 +2,14 @@
 prototypes, one step per row that sees every class) — a *template*, executed per family by
 ``families.load`` as ``loops.py`` is, with that family's ``family_step`` / ``family_score``.
 
-Same entry points, arguments and record as the one-vs-rest loops (``loops_ovr.py``), so
+The same entry points and record as the one-vs-rest loops (``loops_ovr.py``), so
 ``driver_ovr`` and ``olc.learners.multiclass`` run both: ``labels`` are class indices, the
-state is K stacked per-class states (``vecs`` (K, n_vectors, d), ``ints`` (K, n_ints),
-``scal`` (K, n_scalars), ``hp`` (K, n_hp)), and the record holds, per row, the predicted
-class index, its score, whether the rule updated and its aux value. Unlike one-vs-rest, the
-rule's step is one call over all K classes (``rules/multiclass_pa.py``).
+state is K per-class states (``ints`` (K, n_ints), ``scal`` (K, n_scalars), ``hp`` (K, n_hp))
+whose vectors come as one C-contiguous matrix ``W`` with its order ``by_feature`` ((d, K),
+or (K, d) by class: the rule's contract, ``rules/multiclass_pa.py``; ``driver_ovr`` passes
+no other layout), with a scratch ``acc`` (K,) last; the record holds, per row, the predicted class index, its score, whether the
+rule updated and its aux value. Unlike one-vs-rest, the rule's step is one call over all K
+classes.
 
 Stopping: a non-finite score stops the loop before anything of that row is learned (the
 rule declines the whole step), with status ``BAD_ROW`` (a NaN/inf value) or ``OVERFLOW``;
@@ -28,12 +30,13 @@ LOOP_OPTIONS = {} if _family.allocates else {"_nrt": False}  # as in loops.py
 
 
 @jit(**LOOP_OPTIONS)
-def run_dense(rule, X, labels, order, start, stop, vecs, ints, scal, hp, fast, pred, score,
-              updated, aux):
+def run_dense(rule, X, labels, order, start, stop, W, by_feature, ints, scal, hp, fast, pred,
+              score, updated, aux, acc):
     """Returns (position reached, 0, status)."""
     for k in range(start, stop):
         i = order[k]
-        p, s, u, a = rule_step(rule, None, X[i], labels[i], vecs, ints, scal, hp, fast)
+        p, s, u, a = rule_step(rule, None, X[i], labels[i], W, by_feature, ints, scal, hp,
+                               fast, acc)
         if not math.isfinite(s):
             return k, 0, OVERFLOW if is_finite_row(X[i]) else BAD_ROW
         pred[k - start], score[k - start], updated[k - start], aux[k - start] = p, s, u, a
@@ -41,13 +44,13 @@ def run_dense(rule, X, labels, order, start, stop, vecs, ints, scal, hp, fast, p
 
 
 @jit(**LOOP_OPTIONS)
-def run_csr(rule, data, indices, indptr, labels, order, start, stop, vecs, ints, scal, hp,
-            fast, pred, score, updated, aux):
+def run_csr(rule, data, indices, indptr, labels, order, start, stop, W, by_feature, ints,
+            scal, hp, fast, pred, score, updated, aux, acc):
     for k in range(start, stop):
         i = order[k]
         val = data[indptr[i]:indptr[i + 1]]
-        p, s, u, a = rule_step(rule, indices[indptr[i]:indptr[i + 1]], val, labels[i], vecs,
-                               ints, scal, hp, fast)
+        p, s, u, a = rule_step(rule, indices[indptr[i]:indptr[i + 1]], val, labels[i], W,
+                               by_feature, ints, scal, hp, fast, acc)
         if not math.isfinite(s):
             return k, 0, OVERFLOW if is_finite_row(val) else BAD_ROW
         pred[k - start], score[k - start], updated[k - start], aux[k - start] = p, s, u, a
@@ -55,21 +58,21 @@ def run_csr(rule, data, indices, indptr, labels, order, start, stop, vecs, ints,
 
 
 @jit(**LOOP_OPTIONS)
-def score_dense(rule, X, vecs, ints, scal, hp, fast, out):
+def score_dense(rule, X, W, by_feature, ints, scal, hp, fast, acc, out):
     """Decision values (n, K); returns the first row with a NaN/inf value, or -1."""
     for i in range(X.shape[0]):
         if not is_finite_row(X[i]):
             return i
-        rule_score(rule, None, X[i], vecs, ints, scal, hp, fast, out[i])
+        rule_score(rule, None, X[i], W, by_feature, ints, scal, hp, fast, acc, out[i])
     return -1
 
 
 @jit(**LOOP_OPTIONS)
-def score_csr(rule, data, indices, indptr, vecs, ints, scal, hp, fast, out):
+def score_csr(rule, data, indices, indptr, W, by_feature, ints, scal, hp, fast, acc, out):
     for i in range(indptr.shape[0] - 1):
         val = data[indptr[i]:indptr[i + 1]]
         if not is_finite_row(val):
             return i
-        rule_score(rule, indices[indptr[i]:indptr[i + 1]], val, vecs, ints, scal, hp, fast,
-                   out[i])
+        rule_score(rule, indices[indptr[i]:indptr[i + 1]], val, W, by_feature, ints, scal, hp,
+                   fast, acc, out[i])
     return -1

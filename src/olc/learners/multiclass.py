@@ -109,6 +109,21 @@ def new_record(n, n_classes, learner=None):
     return StepRecord(np.empty(n, dtype), np.empty(n), np.empty(n, np.bool_), np.empty(n))
 
 
+def _compiled_vecs(learner, vecs):
+    """The stacked vectors in the memory order the compiled loops take: a multiclass rule's
+    prototypes in their layout's order (``layouts/multiclass_pa.in_stored_order``: a copy,
+    once, of a state loaded or assigned in another order, which the learner then keeps),
+    one-vs-rest's as they are."""
+    if not getattr(learner, "_prototypes", False):
+        return vecs
+    from .._compiled.layouts.multiclass_pa import in_stored_order
+
+    ordered = in_stored_order(vecs)
+    if ordered is not vecs and getattr(learner, "_vecs", None) is vecs:
+        learner._vecs = ordered
+    return ordered
+
+
 def learn(learner, stream, start, stop, order, out, check):
     """``learn_prepared`` for K ≥ 3 classes (see the base class for the arguments)."""
     if check is not None:
@@ -130,6 +145,7 @@ def learn(learner, stream, start, stop, order, out, check):
     else:
         learner._check_stream(stream)
         vecs, ints, scal = learner._vecs, learner._ints, learner._scal
+    vecs = _compiled_vecs(learner, vecs)
     hp = stream.hp if stream.hp is not None else learner._hyperparameters()
     hp_k = class_hyperparameters(learner, hp, n_classes)
     reached, cls, status, learned = run_online_ovr(
@@ -193,8 +209,9 @@ def decision_values(learner, X):
     from .._compiled.driver import LoopInput
 
     hp_k = class_hyperparameters(learner, learner._hyperparameters(), learner._vecs.shape[0])
-    values, bad = decision_values_ovr(learner._rule, LoopInput(X), learner._vecs,
-                                      learner._ints, learner._scal, hp_k)
+    vecs = _compiled_vecs(learner, learner._vecs)
+    values, bad = decision_values_ovr(learner._rule, LoopInput(X), vecs, learner._ints,
+                                      learner._scal, hp_k)
     if bad >= 0:
         raise InputError(f"X contains a non-finite value at {describe_bad_row(X, bad)}; "
                          "olc learners need finite features")

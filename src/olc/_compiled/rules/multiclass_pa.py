@@ -21,36 +21,156 @@ counterpart here, and counting it keeps the step the exact projection.
 so the problem's solution is W′ = W for every variant (PA's constraint is infeasible;
 PA-I/PA-II pay the slack): no update, as the binary PA skips it.
 
-Contract of the ``loops_multiclass.py`` template: ``family_step(rule, idx, val, label, vecs,
-ints, scal, hp, fast)`` sees the K stacked states (``vecs`` (K, 1, d), ``ints`` (K, 0),
-``scal`` (K, 1), ``hp`` (K, n_hp)) and the row's class index; it returns (predicted class,
-its score, updated, τ). A row with a NaN/inf value gives a non-finite score and changes
-nothing; a step that would not be finite is declined and reported as an infinite score.
-``family_score(rule, idx, val, vecs, ints, scal, hp, fast, out)`` writes the K scores.
+Contract of the ``loops_multiclass.py`` template: ``family_step(rule, idx, val, label, W,
+ints, scal, hp, fast, acc)`` sees the K prototypes **by feature**, ``W`` (d, K) C-contiguous
+(``W[j, c]`` = w_c[j]: the K weights of a feature share a cache line, so a CSR row reads
+one or a few lines per stored value, not K far-apart ones; the learner's ``vecs`` (K, 1, d)
+is a view of that buffer, ``layouts/multiclass_pa.by_feature``), ``ints`` (K, 0), ``scal``
+(K, 1) and ``hp`` (K, n_hp), the row's class index and a scratch ``acc`` (K,); it returns
+(predicted class, its score, updated, τ). A row with a NaN/inf value gives a non-finite
+score and changes nothing; a step that would not be finite is declined and reported as an
+infinite score. ``family_score(rule, idx, val, W, ints, scal, hp, fast, acc, out)`` writes
+the K scores.
+
+Arithmetic: each class's score is summed in the order of ``kernels.dot`` on that class's own
+vector — CSR: strictly left to right, or (``fast``) its four partial sums (term k to sum
+k mod 4, the tail to the first, then (s₀ + s₁) + (s₂ + s₃)) — so the results are bit for bit
+those of the former per-class layout. Dense rows are summed strictly left to right in both
+modes (SIMD runs across the K classes of a feature instead); the former fast dense sums
+were reassociated by LLVM (machine-dependent bits).
 """
 import math
 
 from ..caching import jit
 from ..kernels import INLINE, LLVM_INLINE, axpy, dot, sqnorm
-from ..layouts.linear import LinearScal, LinearVec
+from ..layouts.linear import LinearScal
 from ..layouts.multiclass_pa import PA_I, PA_II
 from ..layouts.multiclass_pa import MulticlassPAHP as HP
 
-BIAS, W = LinearScal.BIAS, LinearVec.W
+BIAS = LinearScal.BIAS
 
 
 @jit(inline=INLINE)
-def prototype_score(c, idx, val, vecs, scal, fast):
-    """s_c = w_c·x + b_c."""
-    return dot(vecs[c, W], idx, val, fast) + scal[c, BIAS]
+def _four_sequential(idx, val, W, c0, c1, c2, c3):
+    """Σ_k w_c[j_k]·x_k strictly left to right for the classes c0..c3 (four chains in
+    registers; a dense row when idx is None)."""
+    a0 = a1 = a2 = a3 = 0.0
+    if idx is None:
+        if val is not None:  # numba types every branch it cannot prune
+            for j in range(val.shape[0]):
+                x = val[j]
+                a0 += W[j, c0] * x
+                a1 += W[j, c1] * x
+                a2 += W[j, c2] * x
+                a3 += W[j, c3] * x
+    else:
+        for k in range(idx.shape[0]):
+            j, x = idx[k], val[k]
+            a0 += W[j, c0] * x
+            a1 += W[j, c1] * x
+            a2 += W[j, c2] * x
+            a3 += W[j, c3] * x
+    return a0, a1, a2, a3
+
+
+@jit(inline=INLINE)
+def _two_split(idx, val, W, c0, c1):
+    """The CSR dot of classes c0, c1 in ``kernels.sparse_dot_split_reference``'s order: term
+    k to partial sum k mod 4, the last n mod 4 terms to the first, (s₀ + s₁) + (s₂ + s₃)."""
+    n = idx.shape[0]
+    m = n - n % 4
+    p0 = p1 = p2 = p3 = q0 = q1 = q2 = q3 = 0.0
+    for k in range(0, m, 4):
+        j0, j1, j2, j3 = idx[k], idx[k + 1], idx[k + 2], idx[k + 3]
+        x0, x1, x2, x3 = val[k], val[k + 1], val[k + 2], val[k + 3]
+        p0 += W[j0, c0] * x0
+        p1 += W[j1, c0] * x1
+        p2 += W[j2, c0] * x2
+        p3 += W[j3, c0] * x3
+        q0 += W[j0, c1] * x0
+        q1 += W[j1, c1] * x1
+        q2 += W[j2, c1] * x2
+        q3 += W[j3, c1] * x3
+    for k in range(m, n):
+        p0 += W[idx[k], c0] * val[k]
+        q0 += W[idx[k], c1] * val[k]
+    return (p0 + p1) + (p2 + p3), (q0 + q1) + (q2 + q3)
+
+
+@jit(inline=INLINE)
+def _two_split_dense(val, W, c0, c1):
+    """``_two_split`` over a dense row (term j to partial sum j mod 4): eight independent
+    chains instead of two, and the same bits as the CSR row of the same values."""
+    n = val.shape[0]
+    m = n - n % 4
+    p0 = p1 = p2 = p3 = q0 = q1 = q2 = q3 = 0.0
+    for j in range(0, m, 4):
+        x0, x1, x2, x3 = val[j], val[j + 1], val[j + 2], val[j + 3]
+        p0 += W[j, c0] * x0
+        p1 += W[j + 1, c0] * x1
+        p2 += W[j + 2, c0] * x2
+        p3 += W[j + 3, c0] * x3
+        q0 += W[j, c1] * x0
+        q1 += W[j + 1, c1] * x1
+        q2 += W[j + 2, c1] * x2
+        q3 += W[j + 3, c1] * x3
+    for j in range(m, n):
+        p0 += W[j, c0] * val[j]
+        q0 += W[j, c1] * val[j]
+    return (p0 + p1) + (p2 + p3), (q0 + q1) + (q2 + q3)
+
+
+@jit(inline=INLINE)
+def prototype_scores(idx, val, W, by_feature, scal, fast, acc):
+    """acc[c] ← s_c = w_c·x + b_c for every class c. By class: ``kernels.dot`` on each row of
+    W. By feature: a few classes at a time, feature by feature, their sums in registers (a
+    group past the last class repeats the last class: the same sum, written twice)."""
+    last = acc.shape[0] - 1
+    if not by_feature:
+        for c in range(last + 1):
+            acc[c] = dot(W[c], idx, val, fast) + scal[c, BIAS]
+        return
+    if idx is None and fast and val is not None:
+        for c0 in range(0, last + 1, 2):
+            c1 = min(c0 + 1, last)
+            acc[c0], acc[c1] = _two_split_dense(val, W, c0, c1)
+    elif idx is not None and fast:
+        for c0 in range(0, last + 1, 2):
+            c1 = min(c0 + 1, last)
+            acc[c0], acc[c1] = _two_split(idx, val, W, c0, c1)
+    else:
+        for c0 in range(0, last + 1, 4):
+            c1, c2, c3 = min(c0 + 1, last), min(c0 + 2, last), min(c0 + 3, last)
+            acc[c0], acc[c1], acc[c2], acc[c3] = _four_sequential(idx, val, W, c0, c1, c2, c3)
+    for c in range(last + 1):
+        acc[c] += scal[c, BIAS]
+
+
+@jit(inline=INLINE)
+def move_pair(idx, val, W, by_feature, label, rival, tau):
+    """w_label ← w_label + τx, w_rival ← w_rival − τx (x's nonzeros only)."""
+    if not by_feature:
+        axpy(tau, idx, val, W[label])
+        axpy(-tau, idx, val, W[rival])
+    elif idx is None:
+        if val is not None:
+            for j in range(val.shape[0]):
+                W[j, label] += tau * val[j]
+                W[j, rival] += -tau * val[j]
+    else:
+        for k in range(idx.shape[0]):
+            j = idx[k]
+            W[j, label] += tau * val[k]
+            W[j, rival] += -tau * val[k]
 
 
 @jit(forceinline=LLVM_INLINE)
-def multiclass_pa_step(idx, val, label, vecs, ints, scal, hp, fast):
+def multiclass_pa_step(idx, val, label, W, by_feature, ints, scal, hp, fast, acc):
     """One round (module docstring): (ŷ, s_ŷ, updated, τ)."""
+    prototype_scores(idx, val, W, by_feature, scal, fast, acc)
     best, best_score, rival, rival_score, true_score = 0, 0.0, -1, 0.0, 0.0
-    for c in range(vecs.shape[0]):
-        s = prototype_score(c, idx, val, vecs, scal, fast)
+    for c in range(acc.shape[0]):
+        s = acc[c]
         if not math.isfinite(s):
             return 0, s, False, 0.0  # NaN/inf row or overflow: the loop stops
         if c == 0 or s > best_score:
@@ -75,8 +195,7 @@ def multiclass_pa_step(idx, val, label, vecs, ints, scal, hp, fast):
     if not (math.isfinite(tau * math.sqrt(q)) and math.isfinite(scal[label, BIAS] + tau)
             and math.isfinite(scal[rival, BIAS] - tau)):
         return best, math.inf, False, 0.0
-    axpy(tau, idx, val, vecs[label, W])
-    axpy(-tau, idx, val, vecs[rival, W])
+    move_pair(idx, val, W, by_feature, label, rival, tau)
     if fit_bias:
         scal[label, BIAS] += tau
         scal[rival, BIAS] -= tau
@@ -86,11 +205,12 @@ def multiclass_pa_step(idx, val, label, vecs, ints, scal, hp, fast):
 # -- family dispatchers (inlined into the family's loops) ------------------------------------
 
 @jit(inline=INLINE)
-def family_score(rule, idx, val, vecs, ints, scal, hp, fast, out):
-    for c in range(vecs.shape[0]):
-        out[c] = prototype_score(c, idx, val, vecs, scal, fast)
+def family_score(rule, idx, val, W, by_feature, ints, scal, hp, fast, acc, out):
+    prototype_scores(idx, val, W, by_feature, scal, fast, acc)
+    for c in range(acc.shape[0]):
+        out[c] = acc[c]
 
 
 @jit(inline=INLINE)
-def family_step(rule, idx, val, label, vecs, ints, scal, hp, fast):
-    return multiclass_pa_step(idx, val, label, vecs, ints, scal, hp, fast)
+def family_step(rule, idx, val, label, W, by_feature, ints, scal, hp, fast, acc):
+    return multiclass_pa_step(idx, val, label, W, by_feature, ints, scal, hp, fast, acc)
