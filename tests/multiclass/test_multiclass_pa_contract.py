@@ -13,6 +13,18 @@ from olc.learners.validation import InputError, StreamStoppedError
 NAMES = ["multiclass-pa", "multiclass-pa-i", "multiclass-pa-ii"]
 
 
+@pytest.fixture(autouse=True, params=["by class", "by feature"])
+def stored_order(request, monkeypatch):
+    """Every test in both memory orders of the prototypes (``layouts/multiclass_pa``): the
+    stored order follows K·d, so small test streams are forced by feature with a threshold
+    of 0 bytes."""
+    if request.param == "by feature":
+        import olc._compiled.layouts.multiclass_pa as layout
+
+        monkeypatch.setattr(layout, "BY_FEATURE_BYTES", 0)
+    return request.param
+
+
 def _stream(k=4, n=80, d=6, seed=3):
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n, d)) * (rng.random((n, d)) < 0.6)

@@ -22,6 +22,18 @@ cp = pytest.importorskip("cvxpy")
 VARIANTS = ["multiclass-pa", "multiclass-pa-i", "multiclass-pa-ii"]
 
 
+@pytest.fixture(autouse=True, params=["by class", "by feature"])
+def stored_order(request, monkeypatch):
+    """Every test in both memory orders of the prototypes (``layouts/multiclass_pa``): the
+    stored order follows K·d, so small test streams are forced by feature with a threshold
+    of 0 bytes."""
+    if request.param == "by feature":
+        import olc._compiled.layouts.multiclass_pa as layout
+
+        monkeypatch.setattr(layout, "BY_FEATURE_BYTES", 0)
+    return request.param
+
+
 def _prototypes(learner):
     """(W (K, d), b (K,)): the K prototypes, for every K (coef_ is w₁ − w₀ when K = 2)."""
     return linear_models(learner)

@@ -19,7 +19,7 @@ import math
 
 from .caching import jit
 from .families import loading
-from .kernels import is_finite_row
+from .kernels import PREFETCH_AHEAD, PREFETCH_MIN_WEIGHTS, is_finite_row, prefetch
 from .status import BAD_ROW, OK, OVERFLOW
 
 _family = loading()  # raises unless a family is being loaded; families.load set these two:
@@ -46,7 +46,18 @@ def run_dense(rule, X, labels, order, start, stop, W, by_feature, ints, scal, hp
 @jit(**LOOP_OPTIONS)
 def run_csr(rule, data, indices, indptr, labels, order, start, stop, W, by_feature, ints,
             scal, hp, fast, pred, score, updated, aux, acc):
+    n_classes = acc.shape[0]
+    # By feature and beyond the cache (as loops.run_csr): the K weights of each feature the
+    # row after next will read, one prefetch per cache line of 8 weights.
+    ahead = by_feature and W.shape[0] * n_classes >= PREFETCH_MIN_WEIGHTS
     for k in range(start, stop):
+        if ahead and k + PREFETCH_AHEAD < stop:
+            nxt = order[k + PREFETCH_AHEAD]
+            for q in range(indptr[nxt], indptr[nxt + 1]):
+                weights = W[indices[q]]
+                for c in range(0, n_classes, 8):
+                    prefetch(weights, c)
+                prefetch(weights, n_classes - 1)  # a feature's K weights may cross a line
         i = order[k]
         val = data[indptr[i]:indptr[i + 1]]
         p, s, u, a = rule_step(rule, indices[indptr[i]:indptr[i + 1]], val, labels[i], W,

@@ -22,22 +22,24 @@ so the problem's solution is W′ = W for every variant (PA's constraint is infe
 PA-I/PA-II pay the slack): no update, as the binary PA skips it.
 
 Contract of the ``loops_multiclass.py`` template: ``family_step(rule, idx, val, label, W,
-ints, scal, hp, fast, acc)`` sees the K prototypes **by feature**, ``W`` (d, K) C-contiguous
-(``W[j, c]`` = w_c[j]: the K weights of a feature share a cache line, so a CSR row reads
-one or a few lines per stored value, not K far-apart ones; the learner's ``vecs`` (K, 1, d)
-is a view of that buffer, ``layouts/multiclass_pa.by_feature``), ``ints`` (K, 0), ``scal``
-(K, 1) and ``hp`` (K, n_hp), the row's class index and a scratch ``acc`` (K,); it returns
-(predicted class, its score, updated, τ). A row with a NaN/inf value gives a non-finite
-score and changes nothing; a step that would not be finite is declined and reported as an
-infinite score. ``family_score(rule, idx, val, W, ints, scal, hp, fast, acc, out)`` writes
-the K scores.
+by_feature, ints, scal, hp, fast, acc)`` sees the K prototypes as one C-contiguous matrix
+``W``: (d, K) when ``by_feature`` (``W[j, c]`` = w_c[j]; the K weights of a feature share a
+cache line, so a CSR row reads one or a few lines per stored value, not K far-apart ones),
+else (K, d) by class (``layouts/multiclass_pa.py`` chooses by K·d; the learner's ``vecs``
+(K, 1, d) is a view of W either way), ``ints`` (K, 0), ``scal`` (K, 1), ``hp`` (K, n_hp),
+the row's class index and a scratch ``acc`` (K,); it returns (predicted class, its score,
+updated, τ). A row with a NaN/inf value gives a non-finite score and changes nothing; a step
+that would not be finite is declined and reported as an infinite score.
+``family_score(rule, idx, val, W, by_feature, ints, scal, hp, fast, acc, out)`` writes the K
+scores.
 
 Arithmetic: each class's score is summed in the order of ``kernels.dot`` on that class's own
 vector — CSR: strictly left to right, or (``fast``) its four partial sums (term k to sum
 k mod 4, the tail to the first, then (s₀ + s₁) + (s₂ + s₃)) — so the results are bit for bit
-those of the former per-class layout. Dense rows are summed strictly left to right in both
-modes (SIMD runs across the K classes of a feature instead); the former fast dense sums
-were reassociated by LLVM (machine-dependent bits).
+those of the per-class order. Dense rows by feature: strictly left to right, or (``fast``)
+four fixed partial sums (feature j to sum j mod 4), where the per-class order lets LLVM
+reassociate the SIMD dot (machine-dependent bits): fast dense results differ by rounding
+between the two orders, nothing else does (tested).
 """
 import math
 
@@ -99,8 +101,8 @@ def _two_split(idx, val, W, c0, c1):
 
 @jit(inline=INLINE)
 def _two_split_dense(val, W, c0, c1):
-    """``_two_split`` over a dense row (term j to partial sum j mod 4): eight independent
-    chains instead of two, and the same bits as the CSR row of the same values."""
+    """``_two_split`` over a dense row (feature j to partial sum j mod 4): eight independent
+    chains, not two (fast mode may reassociate; the order is fixed, the same everywhere)."""
     n = val.shape[0]
     m = n - n % 4
     p0 = p1 = p2 = p3 = q0 = q1 = q2 = q3 = 0.0
