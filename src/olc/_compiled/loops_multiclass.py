@@ -7,9 +7,9 @@ The same entry points and record as the one-vs-rest loops (``loops_ovr.py``), so
 state is K per-class states (``ints`` (K, n_ints), ``scal`` (K, n_scalars), ``hp`` (K, n_hp))
 whose vectors come as one C-contiguous matrix ``W`` with its order ``by_feature`` ((d, K),
 or (K, d) by class: the rule's contract, ``rules/multiclass_pa.py``; ``driver_ovr`` passes
-no other layout), with a scratch ``acc`` (K,) last; the record holds, per row, the predicted class index, its score, whether the
-rule updated and its aux value. Unlike one-vs-rest, the rule's step is one call over all K
-classes.
+no other layout), with a scratch ``acc`` (K,) last; the record holds, per row, the
+predicted class index, its score, whether the rule updated and its aux value. Unlike
+one-vs-rest, the rule's step is one call over all K classes.
 
 Stopping: a non-finite score stops the loop before anything of that row is learned (the
 rule declines the whole step), with status ``BAD_ROW`` (a NaN/inf value) or ``OVERFLOW``;

@@ -77,7 +77,7 @@ def run_dense_ovr(rule, X, labels, order, start, stop, vecs, ints, scal, hp, fas
     for k in range(start, stop):
         i = order[k]
         label = labels[i]
-        j = k - start
+        best, best_score, n_updated = 0, 0.0, 0
         for c in range(n_classes):
             y_c = 1.0 if label == c else -1.0
             s, p, u, a = rule_step(rule, None, X[i], y_c, vecs[c], ints[c], scal[c], hp[c], fast)
@@ -85,8 +85,15 @@ def run_dense_ovr(rule, X, labels, order, start, stop, vecs, ints, scal, hp, fas
                 for c2 in range(n_classes):
                     learned[c2] = k + 1 if c2 < c else k
                 return k, c, OVERFLOW if is_finite_row(X[i]) else BAD_ROW
-            _fold(c, j, s, u, pred, score, aux)
-        updated[j] = aux[j] > 0.0
+            if c == 0 or s > best_score:
+                best, best_score = c, s
+            if u:
+                n_updated += 1
+        j = k - start
+        pred[j] = best
+        score[j] = best_score
+        updated[j] = n_updated > 0
+        aux[j] = n_updated
     for c in range(n_classes):
         learned[c] = stop
     return stop, n_classes, OK

@@ -8,8 +8,8 @@ the prototypes are **stored by feature** (:func:`stored_by_feature`): ``vecs`` (
 then a view of a C-contiguous (d, K) matrix, so the K weights of a feature share a cache line
 (issue 11: CSR rows with a large d); otherwise by class, a C-contiguous (K, 1, d). The
 compiled rule gets that matrix and its order (:func:`compiled_view`). Values, shapes, model
-files and the fingerprint are those of the stacked layout; only the memory order differs. Every class gets the same
-hyper-parameters (the rule reads class 0's row of ``hp``):
+files and the fingerprint are those of the stacked layout; only the memory order differs.
+Every class gets the same hyper-parameters (the rule reads class 0's row of ``hp``):
   c              PA-I's cap on τ;
   kappa          PA-II's κ = 1/(2C) in τ = ℓ/(q + κ);
   fit_intercept  each class has a bias b_c, learned as one more coordinate of value 1
