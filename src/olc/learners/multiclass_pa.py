@@ -6,7 +6,10 @@ true class y and the highest-scoring wrong class r — not one-vs-rest.
 The rule and its decisions are in ``olc._compiled.rules.multiclass_pa``; the state is the K
 per-class states stacked as a one-vs-rest learner's (``multiclass``), for every K ≥ 2, and
 the loops are the family's own (``_compiled/loops_multiclass.py``) run through the same
-driver (``driver_ovr``) and record (class indices).
+driver (``driver_ovr``) and record (class indices). In memory the K prototypes are stored by
+feature once K·d weights outgrow the cache (``_compiled/layouts/multiclass_pa.py``: CSR rows
+then read one cache line for the K weights of a feature); ``_vecs`` keeps its (K, 1, d)
+shape and values either way.
 
 [Decision] Predictions: argmax_c w_c·x + b_c, the first class on ties (``numpy.argmax``, as
 the one-vs-rest learners) — also for K = 2, where the binary learners' sign(0) = +1 would
