@@ -15,14 +15,16 @@ from the counter-based generator of ``olc._compiled.random`` keyed by a seed: le
 the seed :func:`class_seed` (seed, c), so the K learners draw independent streams and learner c
 equals a binary learner built with ``seed=class_seed(seed, c)``.
 
-The loop runs class by class over blocks of rows (``olc._compiled.loops_ovr``: one class's
-weights stay in cache), which changes no result: each learner sees its rows in order.
+On CSR rows the loop runs class by class over blocks of rows (``olc._compiled.loops_ovr``:
+one class's weights stay in cache), which changes no result: each learner sees its rows in
+order; dense rows go row by row, every class in turn.
 [Decision] An overflow (a finite row whose update would not be finite) met by learner c stops
 the stream at that row: every row before it was learned by every learner, learner c and
-those after it have not learned it, and learners 0..c−1 have learned it and possibly the
-rows after it up to the end of its block (undoing their updates would cost a copy of the K
-states); the error names the learners and how many rows. A NaN/inf row stops before any
-learner learned it (each block's rows are tested before any learner learns one).
+those after it have not learned it, and learners 0..c−1 have learned it and, on CSR rows,
+possibly the rows after it up to the end of its block (undoing their updates would cost a
+copy of the K states); the error names the learners and how many rows. A NaN/inf row stops
+before any learner learned it (dense: learner 0's score is not finite; CSR: each block's
+rows are tested before any learner learns one).
 """
 import copy
 
