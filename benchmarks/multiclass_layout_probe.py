@@ -1,7 +1,7 @@
 """Probe for the multiclass PA's CSR rows (docs/architecture.md, "Multiclass PA with K
-prototypes"): the K scores of a sparse row with the prototypes stored by class (K, d) — olc's
-stacked state — against interleaved by feature (d, K), where one cache line holds the K
-weights of a feature. Plain Numba loops, scoring only, 100,000 rows of 50 values, d = 2^18;
+prototypes"): the K scores of a sparse row with the prototypes stored by class (K, d) against
+interleaved by feature (d, K), where one cache line holds the K weights of a feature — the
+order olc now stores them in once K·d weights outgrow 1 MiB (layouts/multiclass_pa.py). Plain Numba loops, scoring only, 100,000 rows of 50 values, d = 2^18;
 prints ns per row for K = 1, 5, 20 (by class, interleaved).
 
     python benchmarks/multiclass_layout_probe.py
