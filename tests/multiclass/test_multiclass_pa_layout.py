@@ -59,7 +59,7 @@ def test_by_feature_equals_by_class_bit_for_bit(name, layout_, monkeypatch):
 
 
 def test_fast_dense_rows_by_feature_agree_to_rounding(monkeypatch):
-    """Fast dense sums by feature are four fixed partial sums (feature j to sum j mod 4), not
+    """Fast dense sums by feature are strictly left to right (SIMD across the classes), not
     LLVM's reassociated SIMD order of the per-class dot: the same model up to rounding."""
     X, y = _stream()
     by_class = _run("multiclass-pa-i", X, y, False)

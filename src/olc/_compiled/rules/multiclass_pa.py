@@ -36,10 +36,10 @@ scores.
 Arithmetic: each class's score is summed in the order of ``kernels.dot`` on that class's own
 vector — CSR: strictly left to right, or (``fast``) its four partial sums (term k to sum
 k mod 4, the tail to the first, then (s₀ + s₁) + (s₂ + s₃)) — so the results are bit for bit
-those of the per-class order. Dense rows by feature: strictly left to right, or (``fast``)
-four fixed partial sums (feature j to sum j mod 4), where the per-class order lets LLVM
-reassociate the SIMD dot (machine-dependent bits): fast dense results differ by rounding
-between the two orders, nothing else does (tested).
+those of the per-class order. Dense rows by feature: strictly left to right in both modes
+(SIMD runs across the classes), where the per-class order lets LLVM reassociate the fast SIMD
+dot (machine-dependent bits): fast dense results differ by rounding between the two orders,
+nothing else does (tested).
 """
 import math
 
@@ -99,51 +99,44 @@ def _two_split(idx, val, W, c0, c1):
     return (p0 + p1) + (p2 + p3), (q0 + q1) + (q2 + q3)
 
 
-@jit(inline=INLINE)
-def _two_split_dense(val, W, c0, c1):
-    """``_two_split`` over a dense row (feature j to partial sum j mod 4): eight independent
-    chains, not two (fast mode may reassociate; the order is fixed, the same everywhere)."""
-    n = val.shape[0]
-    m = n - n % 4
-    p0 = p1 = p2 = p3 = q0 = q1 = q2 = q3 = 0.0
-    for j in range(0, m, 4):
-        x0, x1, x2, x3 = val[j], val[j + 1], val[j + 2], val[j + 3]
-        p0 += W[j, c0] * x0
-        p1 += W[j + 1, c0] * x1
-        p2 += W[j + 2, c0] * x2
-        p3 += W[j + 3, c0] * x3
-        q0 += W[j, c1] * x0
-        q1 += W[j + 1, c1] * x1
-        q2 += W[j + 2, c1] * x2
-        q3 += W[j + 3, c1] * x3
-    for j in range(m, n):
-        p0 += W[j, c0] * val[j]
-        q0 += W[j, c1] * val[j]
-    return (p0 + p1) + (p2 + p3), (q0 + q1) + (q2 + q3)
+@jit()
+def _dense_by_feature(val, W, scores):
+    """scores[c] ← w_c·x over a dense row, feature by feature: the inner loop runs across the
+    K classes of a feature (SIMD, contiguous), so each class's sum is strictly left to right —
+    in fast mode too. A call (not inlined): kept apart, LLVM vectorizes it. Measured in plain
+    Numba, d = 2^15, K = 10: 1.1–1.3× the per-class SIMD dots of the by-class order (register
+    sums over groups of classes streamed W once per group: 2.3×)."""
+    for c in range(scores.shape[0]):
+        scores[c] = 0.0
+    for j in range(val.shape[0]):
+        x = val[j]
+        for c in range(scores.shape[0]):
+            scores[c] += W[j, c] * x
 
 
 @jit(inline=INLINE)
 def prototype_scores(idx, val, W, by_feature, scal, fast, acc):
-    """acc[c] ← s_c = w_c·x + b_c for every class c. By class: ``kernels.dot`` on each row of
-    W. By feature: a few classes at a time, feature by feature, their sums in registers (a
-    group past the last class repeats the last class: the same sum, written twice)."""
+    """acc[c] ← s_c = w_c·x + b_c for every class c. By class: ``kernels.dot`` on each row
+    of W. By feature, CSR rows: a few classes at a time, feature by feature, their sums in
+    registers (a group past the last class repeats the last class: the same sum, written
+    twice); dense rows: ``_dense_by_feature``."""
     last = acc.shape[0] - 1
     if not by_feature:
         for c in range(last + 1):
             acc[c] = dot(W[c], idx, val, fast) + scal[c, BIAS]
         return
-    if idx is None and fast and val is not None:
-        for c0 in range(0, last + 1, 2):
-            c1 = min(c0 + 1, last)
-            acc[c0], acc[c1] = _two_split_dense(val, W, c0, c1)
-    elif idx is not None and fast:
+    if idx is None:
+        if val is not None:  # numba types every branch it cannot prune
+            _dense_by_feature(val, W, acc)
+    elif fast:
         for c0 in range(0, last + 1, 2):
             c1 = min(c0 + 1, last)
             acc[c0], acc[c1] = _two_split(idx, val, W, c0, c1)
     else:
         for c0 in range(0, last + 1, 4):
             c1, c2, c3 = min(c0 + 1, last), min(c0 + 2, last), min(c0 + 3, last)
-            acc[c0], acc[c1], acc[c2], acc[c3] = _four_sequential(idx, val, W, c0, c1, c2, c3)
+            acc[c0], acc[c1], acc[c2], acc[c3] = _four_sequential(
+                idx, val, W, c0, c1, c2, c3)
     for c in range(last + 1):
         acc[c] += scal[c, BIAS]
 
