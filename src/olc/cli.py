@@ -367,11 +367,11 @@ def compare_cmd(
     _writable_folder(out_dir, "--out")
     for n in names:
         info(n)
+    _announce_early(names, data)  # first: starting the figure process takes a moment
     from .report.figure_process import FigureProcess
 
     # matplotlib's import and first text layout, on the other core while the learners run
     with FigureProcess(enabled=os.environ.get("OLC_FIGURE_PROCESS", "1") != "0") as figures:
-        _announce_early(names, data)
         from rich.table import Table
 
         from .compare import compare_learners, parse_param_assignments
