@@ -154,7 +154,7 @@ def diagnose_olc(name, X, y, repeat):
     Uses private API; any failure is reported, not raised."""
     out = {}
     try:
-        from olc._compiled.driver import LoopInput, binary_rows, run_online
+        from olc._compiled.driver import LoopInput, binary_rows, csr_values, run_online
         from olc._compiled.families import loops_for
         from olc.evaluate.protocol import DEFAULT_CHUNK
         from olc.learners.validation import as_binary_labels
@@ -218,10 +218,9 @@ def diagnose_olc(name, X, y, repeat):
 
             def loop_only():
                 vecs, ints, scal = fresh_state()
-                loops.run_csr(ref._rule, prepared.data, prepared.indices, prepared.indptr,
-                              binary_rows(ref._rule, prepared), y_pm, order, 0, n, vecs, ints,
-                              scal, hp, fast, pred, score, updated, aux, e_d, e_i, e_p, e_y,
-                              False, 0)
+                loops.run_csr(ref._rule, csr_values(ref._rule, prepared), prepared.indices,
+                              prepared.indptr, y_pm, order, 0, n, vecs, ints, scal, hp, fast,
+                              pred, score, updated, aux, e_d, e_i, e_p, e_y, False, 0)
 
             out["compiled_loop_only_cpu_seconds"] = best_of(loop_only)
         else:

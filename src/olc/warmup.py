@@ -3,8 +3,9 @@ they use are compiled for dense and CSR rows and stored in numba's disk cache â€
 CI, so that a later first run starts at once.
 
 Each learner is fitted, then asked for decision values, on a tiny synthetic stream in its
-input domain, once as a dense array and once as CSR: that calls every entry point of its
-family's loops (``run_dense``, ``score_dense``, ``run_csr``, ``score_csr``). With
+input domain, once as a dense array and twice as CSR (with values, and all ones: the binary
+rows' specialization): that calls every entry point of its family's loops (``run_dense``,
+``score_dense``, ``run_csr``, ``score_csr``). With
 ``multiclass`` (``olc warmup --all``), classifiers are also fitted on three classes, which
 compiles the family's one-vs-rest loops (``families.OVR_ENTRY_POINTS``). When River is
 installed, the family's one-example entry points (``olc.river``: ``_compiled/one_row.py``)
@@ -56,8 +57,11 @@ def _exercise(name, multiclass=False):
         targets.append(three)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # e.g. OMM's non-separable warning: not the point here
+        # CSR rows twice: with values, and all ones (the binary specialization of the
+        # families with binary rows, ``loops.py``)
+        ones = sp.csr_matrix((X != 0).astype(np.float64))
         for labels in targets:
-            for rows in (X, sp.csr_matrix(X)):
+            for rows in (X, sp.csr_matrix(X), ones):
                 make(name).fit(rows, labels).predict(rows)
     if _river_installed() and not getattr(learner, "_prototypes", False):  # River refuses those
         _compile_one_row(make(name))

@@ -65,6 +65,12 @@ def binary_rows(rule, X):
     return X.sparse and family_of(rule).binary_rows and X.binary()
 
 
+def csr_values(rule, X):
+    """The ``data`` argument of ``rule``'s CSR loops for ``X``: None for binary rows (the
+    loops' binary specialization), else the stored values."""
+    return None if binary_rows(rule, X) else X.data
+
+
 def run_online(rule, X, y, order, start, stop, vecs, ints, scal, hp, out, check=None,
                step_offset=0):
     """Run the online protocol over positions start..stop-1 of the stream X[order].
@@ -88,9 +94,9 @@ def run_online(rule, X, y, order, start, stop, vecs, ints, scal, hp, out, check=
         else:
             cdata, cind, cptr, cy = _EMPTY_DATA, _EMPTY_INDICES, _EMPTY_INDPTR, _EMPTY_Y
         tau, reached, status = loops.run_csr(
-            rule, X.data, X.indices, X.indptr, binary_rows(rule, X), y, order, start, stop,
-            vecs, ints, scal, hp, fast, pred, score, updated, aux, cdata, cind, cptr, cy,
-            check is not None, step_offset)
+            rule, csr_values(rule, X), X.indices, X.indptr, y, order, start, stop, vecs, ints,
+            scal, hp, fast, pred, score, updated, aux, cdata, cind, cptr, cy, check is not None,
+            step_offset)
     else:
         if check is not None:
             cX, cy = check
@@ -110,8 +116,8 @@ def decision_values(rule, X, vecs, ints, scal, hp):
     fast = not strict_arithmetic()
     loops = loops_for(rule)
     if X.sparse:
-        bad = loops.score_csr(rule, X.data, X.indices, X.indptr, binary_rows(rule, X), vecs,
-                              ints, scal, hp, fast, out)
+        bad = loops.score_csr(rule, csr_values(rule, X), X.indices, X.indptr, vecs, ints, scal,
+                              hp, fast, out)
     else:
         bad = loops.score_dense(rule, X.dense, vecs, ints, scal, hp, fast, out)
     return out, int(bad)

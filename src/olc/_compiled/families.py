@@ -46,8 +46,10 @@ _ENTRY_LAYOUT = {"run_dense": "dense rows", "score_dense": "dense rows",
 # linear and omm re-measured after binary CSR rows (their rules compiled twice for CSR rows):
 # 7-9 -> 8-9 s and 19-21 -> 23-25 s, against the old code in the same session (the others
 # within noise of their old figures).
+# 2026-11-26 (AVX-512 machine, quiet), cold `olc run` of one learner: linear 5.1 s dense,
+# 6.5 s binary CSR rows (their own specialization since then, 10.7 s before); omm 6.2 s dense.
 ESTIMATED_SECONDS = {  # measured 2026-11-23, after the NRT-free loops and the COLD/SHARED split
-    "linear": 8, "omm": 25, "regularized": 54, "experts": 14, "margin": 37,
+    "linear": 12, "omm": 14, "regularized": 54, "experts": 14, "margin": 37,
     "omm_variants": 57, "bayes_point": 22, "sgd": 15, "second_order": 14, "regression": 13,
     "multiclass_pa": 6,
 }

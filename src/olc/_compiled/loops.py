@@ -41,31 +41,44 @@ rule_score = family_score  # noqa: F821
 LOOP_OPTIONS = {} if _family.allocates else {"_nrt": False}
 
 # Binary CSR input (every stored value 1, ``kernels.all_ones``, checked once per call by the
-# driver) reaches the rules of a family with ``Family.binary_rows`` as val = None: the
-# kernels then skip the values altogether (bit for bit the same results, ``kernels``). Each
-# such rule is compiled twice for CSR rows; the other families' rules read val themselves and
-# always get the values. (Such a family's rule steps are inlined by LLVM, not numba:
-# ``kernels.LLVM_INLINE``; numba's IR inlining of the two copies doubled its compile time.)
+# driver) reaches the loops of a family with ``Family.binary_rows`` as data = None, and its
+# rules as val = None: the kernels then skip the values altogether (bit for bit the same
+# results, ``kernels``). data = None is its own type, so ``run_csr``/``score_csr`` have a
+# binary specialization compiled on first use of binary data, apart from the valued one: a
+# user of binary data (a9a) compiles only the first, a user of valued data only the second
+# (each about half of the loop's compile: the rules' values/no-values copies). The
+# ``data is None`` tests are settled at compile time (numba prunes them per type). The other
+# families' rules read val themselves and always get the values. (Such a family's rule steps
+# are inlined by LLVM, not numba: ``kernels.LLVM_INLINE``; numba's IR inlining of the two
+# copies doubled its compile time.)
 if _family.binary_rows:
     @jit(inline=INLINE)
-    def csr_row_step(rule, idx, data, a, b, binary, yi, vecs, ints, scal, hp, fast):
-        if binary:
+    def csr_row_step(rule, idx, data, a, b, yi, vecs, ints, scal, hp, fast):
+        if data is None:
             return rule_step(rule, idx, None, yi, vecs, ints, scal, hp, fast)
         return rule_step(rule, idx, data[a:b], yi, vecs, ints, scal, hp, fast)
 
     @jit(inline=INLINE)
-    def csr_row_score(rule, idx, data, a, b, binary, vecs, ints, scal, hp, fast):
-        if binary:
+    def csr_row_score(rule, idx, data, a, b, vecs, ints, scal, hp, fast):
+        if data is None:
             return rule_score(rule, idx, None, vecs, ints, scal, hp, fast)
         return rule_score(rule, idx, data[a:b], vecs, ints, scal, hp, fast)
 else:
     @jit(inline=INLINE)
-    def csr_row_step(rule, idx, data, a, b, binary, yi, vecs, ints, scal, hp, fast):
+    def csr_row_step(rule, idx, data, a, b, yi, vecs, ints, scal, hp, fast):
         return rule_step(rule, idx, data[a:b], yi, vecs, ints, scal, hp, fast)
 
     @jit(inline=INLINE)
-    def csr_row_score(rule, idx, data, a, b, binary, vecs, ints, scal, hp, fast):
+    def csr_row_score(rule, idx, data, a, b, vecs, ints, scal, hp, fast):
         return rule_score(rule, idx, data[a:b], vecs, ints, scal, hp, fast)
+
+
+@jit(inline=INLINE)
+def csr_row_is_finite(data, a, b):
+    """Whether CSR row [a, b) has only finite values (binary rows, data None: all are 1)."""
+    if data is None:
+        return True
+    return is_finite_row(data[a:b])
 
 
 @jit(**LOOP_OPTIONS)
@@ -108,10 +121,10 @@ def run_dense(rule, X, y, order, start, stop, vecs, ints, scal, hp, fast, pred, 
 
 
 @jit(**LOOP_OPTIONS)
-def run_csr(rule, data, indices, indptr, binary, y, order, start, stop, vecs, ints, scal, hp,
-            fast, pred, score, updated, aux, check_data, check_indices, check_indptr, check_y,
-            check, step_offset):
-    """``binary``: every stored value of ``data`` is 1 (see ``csr_row_step``)."""
+def run_csr(rule, data, indices, indptr, y, order, start, stop, vecs, ints, scal, hp, fast,
+            pred, score, updated, aux, check_data, check_indices, check_indptr, check_y, check,
+            step_offset):
+    """``data`` None: binary rows, every stored value is 1 (see ``csr_row_step``)."""
     tau = -1
     n_prefetch = min(vecs.shape[0], 2)  # v (and a second vector, e.g. OMM's v₋)
     if n_prefetch * vecs.shape[1] < PREFETCH_MIN_WEIGHTS:
@@ -128,10 +141,10 @@ def run_csr(rule, data, indices, indptr, binary, y, order, start, stop, vecs, in
                     prefetch(row, cols[q])
         i = order[k]
         a0, b0 = indptr[i], indptr[i + 1]
-        s, p, u, a = csr_row_step(rule, indices[a0:b0], data, a0, b0, binary, y[i], vecs, ints,
-                                  scal, hp, fast)
+        s, p, u, a = csr_row_step(rule, indices[a0:b0], data, a0, b0, y[i], vecs, ints, scal,
+                                  hp, fast)
         if not math.isfinite(s):
-            return tau, k, OVERFLOW if is_finite_row(data[a0:b0]) else BAD_ROW
+            return tau, k, OVERFLOW if csr_row_is_finite(data, a0, b0) else BAD_ROW
         j = k - start
         score[j] = s
         pred[j] = np.int8(p)
@@ -155,11 +168,10 @@ def score_dense(rule, X, vecs, ints, scal, hp, fast, out):
 
 
 @jit(**LOOP_OPTIONS)
-def score_csr(rule, data, indices, indptr, binary, vecs, ints, scal, hp, fast, out):
+def score_csr(rule, data, indices, indptr, vecs, ints, scal, hp, fast, out):
     for i in range(indptr.shape[0] - 1):
         a, b = indptr[i], indptr[i + 1]
-        if not binary and not is_finite_row(data[a:b]):
+        if not csr_row_is_finite(data, a, b):
             return i
-        out[i] = csr_row_score(rule, indices[a:b], data, a, b, binary, vecs, ints, scal, hp,
-                               fast)
+        out[i] = csr_row_score(rule, indices[a:b], data, a, b, vecs, ints, scal, hp, fast)
     return -1
