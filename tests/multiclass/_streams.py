@@ -47,3 +47,18 @@ def binary_reference(name, X, y, classes, **params):
 
 def as_csr(X):
     return sp.csr_matrix(X)
+
+
+STORED_ORDERS = ["by class", "by feature"]
+
+
+def force_stored_order(request, monkeypatch):
+    """A test in one of the two memory orders of the multiclass PA's prototypes
+    (``layouts/multiclass_pa``), for an autouse fixture parametrized by ``STORED_ORDERS``: the
+    stored order follows K·d, so small test streams are forced by feature with a threshold of
+    0 bytes."""
+    if request.param == "by feature":
+        import olc._compiled.layouts.multiclass_pa as layout
+
+        monkeypatch.setattr(layout, "BY_FEATURE_BYTES", 0)
+    return request.param

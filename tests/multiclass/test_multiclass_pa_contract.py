@@ -10,19 +10,14 @@ import olc
 from olc.learners.multiclass import linear_models
 from olc.learners.validation import InputError, StreamStoppedError
 
+from ._streams import STORED_ORDERS, force_stored_order
+
 NAMES = ["multiclass-pa", "multiclass-pa-i", "multiclass-pa-ii"]
 
 
-@pytest.fixture(autouse=True, params=["by class", "by feature"])
-def stored_order(request, monkeypatch):
-    """Every test in both memory orders of the prototypes (``layouts/multiclass_pa``): the
-    stored order follows K·d, so small test streams are forced by feature with a threshold
-    of 0 bytes."""
-    if request.param == "by feature":
-        import olc._compiled.layouts.multiclass_pa as layout
-
-        monkeypatch.setattr(layout, "BY_FEATURE_BYTES", 0)
-    return request.param
+# every test in both memory orders of the prototypes
+stored_order = pytest.fixture(autouse=True, params=STORED_ORDERS, name="stored_order")(
+    force_stored_order)
 
 
 def _stream(k=4, n=80, d=6, seed=3):
