@@ -339,3 +339,13 @@ else:
 
 PREFETCH_AHEAD = 2  # rows; measured best on W2 (d = 2^20, 50 nnz/row): 1.13× over none
 PREFETCH_MIN_WEIGHTS = 2**20  # float64 weights (8 MiB) below which the loops do not prefetch
+
+
+@jit(inline=INLINE)
+def prefetch_weights(vecs, n_rows, cols):
+    """Prefetch the weights at columns ``cols`` of the first ``n_rows`` rows of ``vecs``
+    (a CSR loop, for the row it will read ``PREFETCH_AHEAD`` rows later)."""
+    for r in range(n_rows):
+        row = vecs[r]
+        for q in range(cols.shape[0]):
+            prefetch(row, cols[q])

@@ -26,7 +26,8 @@ import numpy as np
 
 from .caching import jit
 from .families import loading
-from .kernels import INLINE, PREFETCH_AHEAD, PREFETCH_MIN_WEIGHTS, is_finite_row, prefetch
+from .kernels import (INLINE, PREFETCH_AHEAD, PREFETCH_MIN_WEIGHTS, is_finite_row,
+                      prefetch_weights)
 from .status import BAD_ROW, OK, OVERFLOW
 
 _family = loading()  # raises unless a family is being loaded; families.load set these two:
@@ -135,10 +136,7 @@ def run_csr(rule, data, indices, indptr, y, order, start, stop, vecs, ints, scal
         if n_prefetch > 0 and k + PREFETCH_AHEAD < stop:
             nxt = order[k + PREFETCH_AHEAD]
             cols = indices[indptr[nxt]:indptr[nxt + 1]]
-            for r in range(n_prefetch):
-                row = vecs[r]
-                for q in range(cols.shape[0]):
-                    prefetch(row, cols[q])
+            prefetch_weights(vecs, n_prefetch, cols)
         i = order[k]
         a0, b0 = indptr[i], indptr[i + 1]
         s, p, u, a = csr_row_step(rule, indices[a0:b0], data, a0, b0, y[i], vecs, ints, scal,

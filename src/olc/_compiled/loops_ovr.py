@@ -39,7 +39,8 @@ import math
 
 from .caching import jit
 from .families import loading
-from .kernels import INLINE, PREFETCH_AHEAD, PREFETCH_MIN_WEIGHTS, is_finite_row, prefetch
+from .kernels import (INLINE, PREFETCH_AHEAD, PREFETCH_MIN_WEIGHTS, is_finite_row,
+                      prefetch_weights)
 from .status import BAD_ROW, OK, OVERFLOW
 
 _family = loading()  # raises unless a family is being loaded; families.load_ovr set these two:
@@ -119,10 +120,7 @@ def run_csr_ovr(rule, data, indices, indptr, labels, order, start, stop, vecs, i
                 if n_prefetch > 0 and k + PREFETCH_AHEAD < end:
                     nxt = order[k + PREFETCH_AHEAD]
                     cols = indices[indptr[nxt]:indptr[nxt + 1]]
-                    for r in range(n_prefetch):
-                        row = vecs[c, r]
-                        for q in range(cols.shape[0]):
-                            prefetch(row, cols[q])
+                    prefetch_weights(vecs[c], n_prefetch, cols)
                 i = order[k]
                 a0, a1 = indptr[i], indptr[i + 1]
                 y_c = 1.0 if labels[i] == c else -1.0
