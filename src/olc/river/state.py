@@ -7,7 +7,6 @@ the dict just scored) are written out in ``estimators.py``; a new key tuple, gro
 and errors go through here.
 """
 import struct
-import sys
 from itertools import repeat
 
 import numpy as np
@@ -24,6 +23,7 @@ from ..learners.validation import InputError
 from . import growth
 from .columns import (CACHE_LIMIT, Columns, bad_value_error, columns_struct, frame_csr,
                       pack_values, values_struct)
+from .memory import reachable_bytes
 
 _DOMAIN_TEXT = {"binary": "{0, 1}", "sign": "{-1, +1}"}
 
@@ -135,7 +135,7 @@ class LearnerState:
         reachable through ``gc.get_referents``, arrays with their buffers), without the
         compiled entry points: numba's code and its environment (~2 MiB) are shared by every
         model of the family."""
-        return _reachable_bytes([self])
+        return reachable_bytes([self])
 
     def _set_state(self, state, width=None):
         self._vecs, self._ints, self._scal = state
@@ -396,30 +396,3 @@ class LearnerState:
             learner.classes_ = np.asarray(self._classes)
         learner.n_steps_, learner.n_updates_ = self.n_steps_, self.n_updates_
         return learner
-
-
-def _reachable_bytes(roots):
-    """River's walk (``river.base.Base._raw_memory_usage``) from ``roots``, except that a weak
-    proxy is counted as itself and not followed: ``isinstance`` on a proxy whose referent is
-    gone raises ReferenceError (seen once in CI inside River's own walk, from an object we
-    could not pin down)."""
-    import gc
-    import types
-    import weakref
-
-    blacklist = (type, types.ModuleType, types.FunctionType)
-    seen, size, pending = set(), 0, list(roots)
-    while pending:
-        following = []
-        for obj in pending:
-            if type(obj) in weakref.ProxyTypes:
-                continue
-            if isinstance(obj, blacklist) or id(obj) in seen:
-                continue
-            seen.add(id(obj))
-            size += sys.getsizeof(obj)
-            if isinstance(obj, np.ndarray):
-                size += obj.nbytes
-            following.append(obj)
-        pending = gc.get_referents(*following)
-    return size
