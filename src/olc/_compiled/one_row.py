@@ -18,10 +18,13 @@ few hundred nanoseconds (bytes also cross numba's dispatcher faster than arrays)
 The row is the example's nonzero values (a zero is an absent feature: the canonical CSR row
 ``partial_fit`` learns, whose explicit zeros scipy's canonicalization removes), sorted by
 column here (already sorted — columns are numbered in order of first appearance, so for a
-stream whose dicts keep their key order — it costs one pass), in a scratch row the caller
-lends (``row_buffers``, sized to the state's columns: a row has at most one value per
-column). Nothing touches the state when a value is not finite (the rule contract,
-``rules/__init__``).
+stream whose dicts keep their key order — it costs one pass; else rank-sorted, or
+heap-sorted beyond ``RANK_SORT_MAX`` entries), in a scratch row the caller lends
+(``row_buffers``, sized to the state's columns: a row has at most one value per column).
+The state and the scratch row arrive as one descriptor (``one_row_state``: one argument to
+unbox instead of six). ``learn_row`` steps on the row the last ``score_one`` left in the
+scratch row (River scores x, then learns it). Nothing touches the state when a value is not
+finite (the rule contract, ``rules/__init__``).
 """
 import math
 
