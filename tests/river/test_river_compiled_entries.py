@@ -8,7 +8,7 @@ import olc.river
 from olc._compiled import families, one_row_entries
 from olc._compiled.rule_ids import family_of
 
-INSERTION_SORT_MAX = one_row_entries.load("linear").INSERTION_SORT_MAX
+RANK_SORT_MAX = one_row_entries.load("linear").RANK_SORT_MAX
 
 from _support import assert_same_bits, assert_same_state, csr_of, learn
 
@@ -37,14 +37,14 @@ def test_entries_reuse_the_loops_rule_step(name):
 
 @pytest.mark.parametrize("name", ["pa-i", "alma2"])
 def test_long_rows_in_any_key_order(name):
-    """Rows longer than INSERTION_SORT_MAX, their keys in random order, learn the canonical
+    """Rows longer than RANK_SORT_MAX, their keys in random order, learn the canonical
     (column-sorted) CSR row, as partial_fit does."""
     rng = np.random.default_rng(7)
-    n_features = 3 * INSERTION_SORT_MAX
+    n_features = 3 * RANK_SORT_MAX
     names = [f"k{j}" for j in range(n_features)]
     stream = []
     for _ in range(25):
-        keys = rng.permutation(names)[: int(rng.integers(INSERTION_SORT_MAX + 1, n_features))]
+        keys = rng.permutation(names)[: int(rng.integers(RANK_SORT_MAX + 1, n_features))]
         x = {str(k): float(v) for k, v in zip(keys, rng.standard_normal(len(keys)))}
         stream.append((x, bool(rng.random() < 0.5)))
     model = olc.river.make(name, features=names)

@@ -118,7 +118,7 @@ def test_memory_walk_skips_dead_weak_proxies():
 
     import numpy as np
 
-    from olc.river.state import _reachable_bytes
+    from olc.river.memory import reachable_bytes
 
     class Referent:
         pass
@@ -128,7 +128,7 @@ def test_memory_walk_skips_dead_weak_proxies():
     del target
     array = np.zeros(1000)
     root = [dead, array]
-    walked = _reachable_bytes([root])
+    walked = reachable_bytes([root])
     assert walked == sys.getsizeof(root) + sys.getsizeof(array) + array.nbytes
 
     class Holder(Referent):

@@ -17,13 +17,14 @@ import threading
 import numpy as np
 
 from . import caching, families
+from .one_row_state import descriptor
 from .rule_ids import CORE_SOURCES, FAMILIES, family_of
 
 # learn_one's result: the step's ``updated`` flag, or why it stopped before learning.
 NOT_UPDATED, UPDATED, BAD_VALUE, DECLINED = 0, 1, 2, 3
 
-_TEMPLATE_SOURCES = ("one_row.py", "one_row_entries.py")
-ENTRY_POINTS = ("learn_one", "score_one")
+_TEMPLATE_SOURCES = ("one_row.py", "one_row_entries.py", "one_row_state.py")
+ENTRY_POINTS = ("learn_one", "learn_row", "score_one")
 
 _lock = threading.RLock()
 _loaded = {}       # family name -> its one-row module instance
@@ -89,11 +90,14 @@ def entries_for(rule):
 
 def row_buffers(width):
     """The scratch row ``learn_one`` / ``score_one`` write an example into: (uint32 columns,
-    float64 values) of ``width`` (≥ 1) entries, read-only views of writable arrays (the
-    entries write through ``kernels.writable``; the read-only type is the loops' CSR rows',
-    which lets the entries reuse the loops' compiled rule step). ``width`` must be at least
-    the number of distinct columns of any example: the model's column count."""
-    idx, val = np.zeros(max(1, width), np.uint32), np.zeros(max(1, width))
+    float64 values) of ``width`` (≥ 1) entries — the row's capacity, ``val.shape[0]`` —,
+    read-only views of writable arrays (the entries write through ``kernels.writable``; the
+    read-only type is the loops' CSR rows', which lets the entries reuse the loops' compiled
+    rule step); the uint32 array has one entry more, the last row's length (written by every
+    entry that builds the row, read by ``learn_row``). ``width`` must be at least the number
+    of distinct columns of any example: the model's column count."""
+    width = max(1, width)
+    idx, val = np.zeros(width + 1, np.uint32), np.zeros(width)
     views = idx.view(), val.view()
     for view in views:
         view.flags.writeable = False
@@ -101,26 +105,25 @@ def row_buffers(width):
 
 
 def bind(rule, vecs, ints, scal, hp):
-    """(learn_one, score_one) of ``rule``'s family, compiled for these state arrays' types,
-    as numba's *entry points*: the compiled wrappers that only unbox their arguments. Calling
-    the dispatcher instead also works out every argument's type on every call, 0.4 µs of the
-    ~1 µs a one-example call costs. An entry point trusts its arguments' types: the caller
-    binds again whenever it replaces a state array, and passes bytes for ``cols`` and ``raw``
-    and the ``row_buffers`` pair. Without compilation (NUMBA_DISABLE_JIT=1) the plain
+    """(learn_one, learn_row, score_one) of ``rule``'s family as numba's *entry points*: the
+    compiled wrappers that only unbox their arguments. Calling the dispatcher instead also
+    works out every argument's type on every call, 0.4 µs of the ~1 µs a one-example call
+    cost. An entry point trusts its arguments' types: the caller passes bytes for ``cols``
+    and ``raw`` and a state descriptor (``one_row_state.descriptor``) for the state arrays,
+    whose types are checked here. Without compilation (NUMBA_DISABLE_JIT=1) the plain
     functions."""
+    descriptor(vecs, ints, scal, hp, *row_buffers(1))  # the types the entries read
     module = entries_for(rule)
-    learn, score = module.learn_one, module.score_one
-    compile_ = getattr(learn, "compile", None)
-    if compile_ is None:
-        return learn, score
-    from numba import typeof, types
+    learn, learn_row, score = module.learn_one, module.learn_row, module.score_one
+    if getattr(learn, "compile", None) is None:
+        return learn, learn_row, score
+    from numba import types
 
-    state = tuple(typeof(a) for a in (vecs, ints, scal, hp)) + tuple(
-        typeof(a) for a in row_buffers(1))
-    raw = typeof(b"")
-    learn = learn.compile((types.int64, raw, raw, types.float64) + state + (types.boolean,))
-    score = score.compile((types.int64, raw, raw) + state + (types.boolean,))
-    return learn, score
+    raw, state = types.Bytes(types.uint8, 1, "C", readonly=True), types.int64[::1]
+    learn = learn.compile((types.int64, raw, raw, types.float64, state, types.boolean))
+    learn_row = learn_row.compile((types.int64, types.float64, state, types.boolean))
+    score = score.compile((types.int64, raw, raw, state, types.boolean))
+    return learn, learn_row, score
 
 
 def _announce(family):

@@ -17,24 +17,24 @@ import numpy as np
 
 from ..learners.validation import InputError
 
-_VALUES = {}   # n -> struct.Struct(f"{n}d"): n float64 values
-_COLUMNS = {}  # n -> struct.Struct(f"{n}q"): n int64 columns
+VALUES = {}   # n -> struct.Struct(f"{n}d"): n float64 values
+COLUMNS = {}  # n -> struct.Struct(f"{n}q"): n int64 columns
 CACHE_LIMIT = 64  # distinct key tuples cached per model
 
 
 def values_struct(n):
     """The ``struct.Struct`` packing n float64 values (shared by every model)."""
-    fmt = _VALUES.get(n)
+    fmt = VALUES.get(n)
     if fmt is None:
-        fmt = _VALUES[n] = struct.Struct(f"{n}d")
+        fmt = VALUES[n] = struct.Struct(f"{n}d")
     return fmt
 
 
 def columns_struct(n):
     """The ``struct.Struct`` packing n int64 columns (shared by every model)."""
-    fmt = _COLUMNS.get(n)
+    fmt = COLUMNS.get(n)
     if fmt is None:
-        fmt = _COLUMNS[n] = struct.Struct(f"{n}q")
+        fmt = COLUMNS[n] = struct.Struct(f"{n}q")
     return fmt
 
 

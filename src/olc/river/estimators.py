@@ -3,7 +3,9 @@
 
 The methods called once per example (``learn_one``, ``predict_one``, ``predict_proba_one``)
 are written out for speed: a row whose tuple of keys was seen before costs ``tuple(x)``, one
-dict lookup, one ``struct.pack`` and one compiled call (``state.py``, ``columns.py``).
+dict lookup, one ``struct.pack`` and one compiled call (``state.py``, ``columns.py``); learning
+the dict just scored costs one dict comparison and one compiled call on the row the score
+left in the scratch row (``LearnerState._scored``).
 """
 import math
 
@@ -12,7 +14,7 @@ from river import base
 
 from .. import config
 from ..learners.validation import InputError
-from .columns import bad_value_error, describe, frame_values, is_number
+from .columns import COLUMNS, VALUES, bad_value_error, describe, frame_values, is_number
 from .state import LearnerState
 
 
@@ -24,32 +26,44 @@ def _sigmoid(s):
 
 
 class _Common(LearnerState):
-    # The two methods below run once per example: a cached row costs tuple(x), a dict lookup,
-    # struct.pack and the compiled call; anything else goes to ``state.py``.
+    # The two methods below run once per example: a row costs, when its keys are cached,
+    # tuple(x), a dict lookup, struct.pack and the compiled call, else one column lookup per
+    # key and two struct.pack; learning the dict just scored, a dict comparison and the
+    # compiled call. Anything else (a key without a column, a bad value: any exception) goes
+    # to ``state.py``, which raises the error or handles the row.
 
     def _score(self, x):
         """w·x + b of the current model on dict x."""
         rows = self._rows
-        if rows is None:
-            return self._score_new_row(x)
-        keys = tuple(x)
-        entry = rows.get(keys)
-        if entry is None:
-            return self._score_new_row(x, keys)
-        cols, fmt = entry
         try:
-            raw = fmt.pack(*x.values())
-        except Exception:  # struct.error, TypeError: a value that is not a number
-            raise bad_value_error(x) from None
+            if rows is None:
+                n = len(x)
+                cols = COLUMNS[n].pack(*map(self._columns.index.get, x))
+                raw = VALUES[n].pack(*x.values())
+            else:
+                cols, fmt = rows[tuple(x)]
+                raw = fmt.pack(*x.values())
+        except Exception:
+            return self._score_new_row(x)
         if self._domain is not None:
             self._check_domain(x, raw, self._columns)
-        s = self._entries.score(self._rule, cols, raw, self._vecs, self._ints, self._scal,
-                           self._hp, self._idx_buf, self._val_buf, not config._strict)
+        s = self._entries.score(self._rule, cols, raw, self._desc, not config._strict)
         if s != s:
+            self._pending = None
             return self._checked_score(x, cols, raw, self._state)
+        self._pending = (x.copy(), cols, raw) if type(x) is dict else None
         return s
 
     def _learn(self, x, target):
+        pending = self._pending
+        if pending is not None and type(x) is dict and x == pending[0]:
+            self._pending = None
+            r = self._entries.learn_row(self._rule, target, self._desc, not config._strict)
+            if r > 1:
+                r = self._stopped(r, x, pending[1], pending[2], target)
+            self.n_steps_ += 1
+            self.n_updates_ += r
+            return
         rows = self._rows
         if rows is None:
             return self._learn_new_row(x, target)
@@ -62,8 +76,9 @@ class _Common(LearnerState):
             raw = fmt.pack(*x.values())
         except Exception:
             raise bad_value_error(x) from None
-        r = self._entries.learn(self._rule, cols, raw, target, self._vecs, self._ints, self._scal,
-                           self._hp, self._idx_buf, self._val_buf, not config._strict)
+        self._pending = None
+        r = self._entries.learn(self._rule, cols, raw, target, self._desc,
+                                not config._strict)
         if r > 1:
             r = self._stopped(r, x, cols, raw, target)
         self.n_steps_ += 1
@@ -137,6 +152,15 @@ class Classifier(_Common, base.MiniBatchClassifier):
             target = self._signs[y]
         except (KeyError, TypeError):
             raise self._label_error(y) from None
+        pending = self._pending
+        if pending is not None and type(x) is dict and x == pending[0]:
+            self._pending = None
+            r = self._entries.learn_row(self._rule, target, self._desc, not config._strict)
+            if r > 1:
+                r = self._stopped(r, x, pending[1], pending[2], target)
+            self.n_steps_ += 1
+            self.n_updates_ += r
+            return
         rows = self._rows
         if rows is None:
             return self._learn_new_row(x, target)
@@ -149,8 +173,9 @@ class Classifier(_Common, base.MiniBatchClassifier):
             raw = fmt.pack(*x.values())
         except Exception:  # struct.error, TypeError: a value that is not a number
             raise bad_value_error(x) from None
-        r = self._entries.learn(self._rule, cols, raw, target, self._vecs, self._ints, self._scal,
-                           self._hp, self._idx_buf, self._val_buf, not config._strict)
+        self._pending = None
+        r = self._entries.learn(self._rule, cols, raw, target, self._desc,
+                                not config._strict)
         if r > 1:
             r = self._stopped(r, x, cols, raw, target)
         self.n_steps_ += 1
@@ -158,23 +183,23 @@ class Classifier(_Common, base.MiniBatchClassifier):
 
     def predict_one(self, x):
         rows = self._rows
-        if rows is None:
-            return self._classes[self._score_new_row(x) >= 0.0]
-        keys = tuple(x)
-        entry = rows.get(keys)
-        if entry is None:
-            return self._classes[self._score_new_row(x, keys) >= 0.0]
-        cols, fmt = entry
         try:
-            raw = fmt.pack(*x.values())
+            if rows is None:
+                n = len(x)
+                cols = COLUMNS[n].pack(*map(self._columns.index.get, x))
+                raw = VALUES[n].pack(*x.values())
+            else:
+                cols, fmt = rows[tuple(x)]
+                raw = fmt.pack(*x.values())
         except Exception:
-            raise bad_value_error(x) from None
+            return self._classes[self._score_new_row(x) >= 0.0]
         if self._domain is not None:
             self._check_domain(x, raw, self._columns)
-        s = self._entries.score(self._rule, cols, raw, self._vecs, self._ints, self._scal,
-                           self._hp, self._idx_buf, self._val_buf, not config._strict)
+        s = self._entries.score(self._rule, cols, raw, self._desc, not config._strict)
         if s != s:
-            s = self._checked_score(x, cols, raw, self._state)
+            self._pending = None
+            return self._classes[self._checked_score(x, cols, raw, self._state) >= 0.0]
+        self._pending = (x.copy(), cols, raw) if type(x) is dict else None
         return self._classes[s >= 0.0]
 
     def predict_proba_one(self, x):

@@ -2,11 +2,11 @@
 one-example path into the compiled entry points (``_compiled/one_row.py``).
 
 Per example, Python does only the dict → bytes mapping (``columns.py``); the rule's step is
-one compiled call. The hot path (a row whose keys were seen in this order before) is written
-out in ``estimators.py``; a new key tuple, growing the state and errors go through here.
+one compiled call. The hot paths (a row whose keys were seen in this order before; learning
+the dict just scored) are written out in ``estimators.py``; a new key tuple, growing the state
+and errors go through here.
 """
 import struct
-import sys
 from itertools import repeat
 
 import numpy as np
@@ -14,6 +14,7 @@ import numpy as np
 from .. import config
 from .._compiled.driver import LoopInput, decision_values, run_online
 from .._compiled.one_row_entries import BAD_VALUE, DECLINED, bind, entries_for, row_buffers
+from .._compiled.one_row_state import descriptor
 from .._compiled.status import OVERFLOW
 from ..learners.base import OnlineLinearModel
 from ..learners.estimator import NotFittedError, clone
@@ -21,7 +22,8 @@ from ..learners.features_in import record_features
 from ..learners.validation import InputError
 from . import growth
 from .columns import (CACHE_LIMIT, Columns, bad_value_error, columns_struct, frame_csr,
-                      values_struct)
+                      pack_values, values_struct)
+from .memory import reachable_bytes
 
 _DOMAIN_TEXT = {"binary": "{0, 1}", "sign": "{-1, +1}"}
 
@@ -39,22 +41,6 @@ def _declared_columns(features):
         twice = next(n for n in names if n in seen or seen.add(n))
         raise InputError(f"features names {twice!r} twice")
     return Columns(names)
-
-
-def _values(x):
-    """The dict's values as a tuple (the one-row memo compares them)."""
-    try:
-        return tuple(x.values())
-    except AttributeError:
-        raise bad_value_error(x) from None
-
-
-def _pack(values, x):
-    """``raw`` for the values of dict x, or the error naming the bad key."""
-    try:
-        return values_struct(len(values)).pack(*values)
-    except (struct.error, TypeError):
-        raise bad_value_error(x) from None
 
 
 class LearnerState:
@@ -95,30 +81,47 @@ class LearnerState:
 
     def _attach(self):
         """The helpers that are not part of the model (not pickled): the compiled entry
-        points and the row cache (tuple of keys → (cols, values struct); None when off)."""
+        points, the row cache (tuple of keys → (cols, values struct); None when off) and the
+        scored row (``_pending``, see ``_scored``)."""
         self._bind()
-        self._rows, self._misses, self._last = {}, 0, None
+        self._rows, self._misses = {}, 0
 
     def _bind(self):
         """The compiled entry points for the state's array types (``one_row_entries.bind``)
         and the scratch row they write an example into (one value per column at most);
         called whenever the state arrays are replaced (created, grown), which is rare."""
         self._idx_buf, self._val_buf = row_buffers(max(self._width, len(self._columns)))
+        self._pending = None  # the scratch row it held is gone
         if self._vecs is None:
             entries = entries_for(self._rule)
-            learn, score = entries.learn_one, entries.score_one
+            learn, learn_row, score = entries.learn_one, entries.learn_row, entries.score_one
+            self._desc = self._desc_arrays = None
         else:
-            learn, score = bind(self._rule, self._vecs, self._ints, self._scal, self._hp)
+            learn, learn_row, score = bind(self._rule, self._vecs, self._ints, self._scal,
+                                           self._hp)
+            # The entries' view of the state (one_row_state): the arrays held with it.
+            self._desc, self._desc_arrays = descriptor(self._vecs, self._ints, self._scal,
+                                                       self._hp, self._idx_buf, self._val_buf)
         # Held by a class, which River's object-graph walk (``_raw_memory_usage``, also on a
         # pipeline holding this model) does not enter: numba's compiled code and environment
         # are shared, and the walk met a dead weak proxy inside them.
         self._entries = type("OneRowEntries", (), {"learn": staticmethod(learn),
+                                                   "learn_row": staticmethod(learn_row),
                                                    "score": staticmethod(score)})
+
+    def _scored(self, x, cols, raw):
+        """``score_one`` just wrote dict x's row (all its features known) into the scratch
+        row: remember it, with a copy of x, for the ``learn_one`` that River's progressive
+        validation calls next on the same x. That call finds x equal to the copy (the same
+        mapping: the same row, whatever the key order) and steps on the row as it is
+        (``learn_row``): no dict mapping, packing or sorting again. Every other call that
+        writes the scratch row, and every new one (``_bind``), drops it."""
+        self._pending = (x.copy(), cols, raw) if type(x) is dict else None
 
     def __getstate__(self):
         state = self.__dict__.copy()
-        for name in ("_entries", "_rows", "_misses", "_last", "_idx_buf",
-                     "_val_buf"):
+        for name in ("_entries", "_rows", "_misses", "_pending", "_idx_buf", "_val_buf",
+                     "_desc", "_desc_arrays"):
             state.pop(name, None)
         return state
 
@@ -132,7 +135,7 @@ class LearnerState:
         reachable through ``gc.get_referents``, arrays with their buffers), without the
         compiled entry points: numba's code and its environment (~2 MiB) are shared by every
         model of the family."""
-        return _reachable_bytes([self])
+        return reachable_bytes([self])
 
     def _set_state(self, state, width=None):
         self._vecs, self._ints, self._scal = state
@@ -169,51 +172,41 @@ class LearnerState:
         """Undo the columns a rejected example added (a grown state stays: its new columns
         are at their initial value; a fixed-width state the example created goes)."""
         self._columns.forget(n_before)
-        self._last = None
         if self._fixed is not None and self.features is None and not len(self._columns):
             self._vecs = self._ints = self._scal = None
             self._width = 0
+            self._bind()
 
     # -- one example -----------------------------------------------------------------------
     def _learn_new_row(self, x, target, keys=None):
         """learn_one for a dict whose tuple of keys is not cached (``keys``: that tuple when
-        the caller made it). ``_last`` remembers the last row mapped — (keys, cols, values,
-        raw) —, since River's progressive validation calls predict_one(x) then learn_one(x):
-        on streams whose rows rarely repeat their keys, the second mapping is then two tuple
-        comparisons (the same key and value objects compare by identity)."""
-        values = _values(x)
-        keys = tuple(x) if keys is None else keys
-        last = self._last
+        the caller made it), nor just scored."""
+        self._pending = None
         n_before = len(self._columns)
-        if last is not None and last[0] == keys:
-            cols = last[1]
-            raw = last[3] if last[2] == values else _pack(values, x)
-        else:
-            raw = _pack(values, x)  # first: a bad value adds no column
-            cols = self._columns.learn_columns(x)
-            if len(self._columns) != n_before:
-                self._added_columns(n_before)
+        raw = pack_values(x)  # first: a bad value adds no column
+        cols = self._columns.learn_columns(x)
+        if len(self._columns) != n_before:
+            self._added_columns(n_before)
         try:
-            r = self._entries.learn(self._rule, cols, raw, target, self._vecs, self._ints,
-                               self._scal, self._hp, self._idx_buf, self._val_buf,
-                               not config._strict)
+            r = self._entries.learn(self._rule, cols, raw, target, self._desc,
+                                    not config._strict)
             if r > 1:
                 r = self._stopped(r, x, cols, raw, target)
         except Exception:
             self._forget(n_before)
             raise
+        if self._rows is not None:
+            self._remember(tuple(x) if keys is None else keys, cols)
         self.n_steps_ += 1
         self.n_updates_ += r
-        self._last = (keys, cols, values, raw)
-        if self._rows is not None:
-            self._remember(keys, cols)
 
     def _remember(self, keys, cols):
-        """Cache a row's cols by its keys — until misses show that rows rarely repeat their
-        keys (text: every document its own vocabulary), when the lookup would cost more than
-        it saves and the cache switches off."""
+        """Cache a row's cols by its keys (a row mapped by a score or a step) — until misses
+        show that rows rarely repeat their keys (text: every document its own vocabulary),
+        when the lookup would cost more than it saves and the cache switches off: at the
+        k-th miss in k examples (this one included) with k > k // 2 + CACHE_LIMIT."""
         self._misses += 1
-        if self._misses > self.n_steps_ // 2 + CACHE_LIMIT:
+        if self._misses > (self.n_steps_ + 1) // 2 + CACHE_LIMIT:
             self._rows = None
         elif len(self._rows) < CACHE_LIMIT:
             self._rows[keys] = (cols, values_struct(len(keys)))
@@ -226,9 +219,8 @@ class LearnerState:
             if grown is None:
                 break
             self._set_state((grown[0], self._ints, grown[1]), self._width)
-            r = self._entries.learn(self._rule, cols, raw, target, self._vecs, self._ints,
-                               self._scal, self._hp, self._idx_buf, self._val_buf,
-                               not config._strict)
+            r = self._entries.learn(self._rule, cols, raw, target, self._desc,
+                                    not config._strict)
         if r <= 1:
             return r
         if r == BAD_VALUE:
@@ -239,7 +231,7 @@ class LearnerState:
                          "finite although its values are (feature magnitudes too large: "
                          "rescale them); nothing was learned from it")
 
-    def _score_new_row(self, x, keys=None):
+    def _score_new_row(self, x):
         """The decision value for a dict whose tuple of keys is not cached.
 
         A feature without a column has its initial weight, zero. For a growing state it is
@@ -249,35 +241,32 @@ class LearnerState:
         value is bit for bit the one ``partial_fit`` or a model with declared features would
         compute. A fixed-width learner leaves such features out (they are not in its model);
         before its first example it scores its initial state over the example's features."""
-        values = _values(x)
+        self._pending = None
+        raw = pack_values(x)
+        known = False
         if self._vecs is None:
-            raw = _pack(values, x)
             columns = Columns(x)
             state = growth.initial_state(self._model, len(columns))
             cols = columns.learn_columns(x)
         else:
             columns, state = self._columns, self._state
-            keys = tuple(x) if keys is None else keys
-            last = self._last
-            if last is not None and last[0] == keys:
-                cols = last[1]
-                raw = last[3] if last[2] == values else _pack(values, x)
-            else:
-                raw = _pack(values, x)
-                try:
-                    cols = columns.known_columns(x)
-                    self._last = (keys, cols, values, raw)
-                except struct.error:  # virtual columns: not remembered
-                    cols, state = self._unknown_columns(x)
+            try:
+                cols = columns.known_columns(x)
+                known = True
+            except struct.error:  # virtual columns: learning maps the row again
+                cols, state = self._unknown_columns(x)
         if self._domain is not None:
             self._check_domain(x, raw, columns)
         vecs, ints, scal = state
-        idx_buf, val_buf = ((self._idx_buf, self._val_buf) if vecs is self._vecs
-                            else row_buffers(len(columns)))
-        s = self._entries.score(self._rule, cols, raw, vecs, ints, scal, self._hp, idx_buf,
-                           val_buf, not config._strict)
+        desc, arrays = ((self._desc, None) if vecs is self._vecs else
+                        descriptor(vecs, ints, scal, self._hp, *row_buffers(len(columns))))
+        s = self._entries.score(self._rule, cols, raw, desc, not config._strict)
         if s != s:
             return self._checked_score(x, cols, raw, state)
+        if known:
+            self._scored(x, cols, raw)
+            if self._rows is not None:
+                self._remember(tuple(x), cols)
         return s
 
     def _unknown_columns(self, x):
@@ -300,8 +289,8 @@ class LearnerState:
 
     def _checked_score(self, x, cols, raw, state):
         vecs, ints, scal = state
-        s = self._entries.score(self._rule, cols, raw, vecs, ints, scal, self._hp,
-                           *row_buffers(len(cols) // 8), not config._strict)
+        desc, arrays = descriptor(vecs, ints, scal, self._hp, *row_buffers(len(cols) // 8))
+        s = self._entries.score(self._rule, cols, raw, desc, not config._strict)
         if s != s:
             raise bad_value_error(x) or InputError("the decision value is not finite on this "
                                                    "example (feature magnitudes too large)")
@@ -407,30 +396,3 @@ class LearnerState:
             learner.classes_ = np.asarray(self._classes)
         learner.n_steps_, learner.n_updates_ = self.n_steps_, self.n_updates_
         return learner
-
-
-def _reachable_bytes(roots):
-    """River's walk (``river.base.Base._raw_memory_usage``) from ``roots``, except that a weak
-    proxy is counted as itself and not followed: ``isinstance`` on a proxy whose referent is
-    gone raises ReferenceError (seen once in CI inside River's own walk, from an object we
-    could not pin down)."""
-    import gc
-    import types
-    import weakref
-
-    blacklist = (type, types.ModuleType, types.FunctionType)
-    seen, size, pending = set(), 0, list(roots)
-    while pending:
-        following = []
-        for obj in pending:
-            if type(obj) in weakref.ProxyTypes:
-                continue
-            if isinstance(obj, blacklist) or id(obj) in seen:
-                continue
-            seen.add(id(obj))
-            size += sys.getsizeof(obj)
-            if isinstance(obj, np.ndarray):
-                size += obj.nbytes
-            following.append(obj)
-        pending = gc.get_referents(*following)
-    return size
