@@ -25,6 +25,21 @@ def test_a_copy_mid_stream_continues_identically(name, how):
     assert_same_state(model.to_olc(), twin.to_olc(), name)
 
 
+@pytest.mark.parametrize("name", ["pa-i", "arow"])
+def test_a_model_loaded_read_only_continues_identically(tmp_path, name):
+    # joblib's mmap_mode="r" hands back read-only state arrays; the one-example entries
+    # write the state through its address, so the model must learn on copies (it crashed
+    # with a segmentation fault before)
+    joblib = pytest.importorskip("joblib")
+    stream, _ = dict_stream(name, seed=7)
+    model = wrap(name)
+    learn(model, stream[:45])
+    joblib.dump(model, tmp_path / "model.joblib")
+    mapped = joblib.load(tmp_path / "model.joblib", mmap_mode="r")
+    assert_same_bits(learn(model, stream[45:]), learn(mapped, stream[45:]), name)
+    assert_same_state(model.to_olc(), mapped.to_olc(), name)
+
+
 def test_the_row_cache_changes_nothing_and_switches_itself_off():
     rng = np.random.default_rng(0)
     names = [f"x{j}" for j in range(30)]

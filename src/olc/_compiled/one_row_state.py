@@ -31,14 +31,18 @@ NAMES = ("vecs", "ints", "scal", "hp", "idx_buf", "val_buf")
 def descriptor(vecs, ints, scal, hp, idx_buf, val_buf):
     """(int64 descriptor, the arrays it points into): per array its address, then its shape
     (two entries for ``vecs``, one for the others). Refuses an array of another type or not
-    C-contiguous: the entries would read it wrongly."""
+    C-contiguous: the entries would read it wrongly; or a read-only state array (a model
+    loaded with joblib's ``mmap_mode="r"``): the entries write the state through the
+    address, which would crash on read-only memory."""
     arrays = (vecs, ints, scal, hp, idx_buf, val_buf)
     desc = []
-    for name, a, (dtype, ndim, _) in zip(NAMES, arrays, LAYOUT):
+    for name, a, (dtype, ndim, readonly) in zip(NAMES, arrays, LAYOUT):
         if (not isinstance(a, np.ndarray) or a.dtype != dtype or a.ndim != ndim
                 or not a.flags.c_contiguous):
             raise TypeError(f"olc: the one-example entries take {name} as a C-contiguous "
                             f"{np.dtype(dtype).name} array of {ndim} dimension(s)")
+        if not readonly and not a.flags.writeable:
+            raise ValueError(f"olc: the one-example entries write {name}, which is read-only")
         desc.append(a.ctypes.data)
         desc.extend(a.shape)
     return np.array(desc, np.int64), arrays

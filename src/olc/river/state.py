@@ -97,6 +97,10 @@ class LearnerState:
             learn, learn_row, score = entries.learn_one, entries.learn_row, entries.score_one
             self._desc = self._desc_arrays = None
         else:
+            # A model loaded read-only (joblib's mmap_mode="r") learns on copies, made once.
+            for name in ("_vecs", "_ints", "_scal", "_hp"):
+                if not getattr(self, name).flags.writeable:
+                    setattr(self, name, np.array(getattr(self, name), order="C"))
             learn, learn_row, score = bind(self._rule, self._vecs, self._ints, self._scal,
                                            self._hp)
             # The entries' view of the state (one_row_state): the arrays held with it.
