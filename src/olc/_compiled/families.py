@@ -41,18 +41,24 @@ _ENTRY_LAYOUT = {"run_dense": "dense rows", "score_dense": "dense rows",
                  "run_csr_ovr": "sparse rows, one-vs-rest",
                  "score_csr_ovr": "sparse rows, one-vs-rest"}
 
-# Cold compile of both layouts, measured with `olc warmup --all` on the 2-core reference
-# machine (docs/architecture.md); the notice quotes the layout's half.
-# linear and omm re-measured after binary CSR rows (their rules compiled twice for CSR rows):
-# 7-9 -> 8-9 s and 19-21 -> 23-25 s, against the old code in the same session (the others
-# within noise of their old figures).
-# 2026-11-26 (AVX-512 machine, quiet), cold `olc run` of one learner: linear 5.1 s dense,
-# 6.5 s binary CSR rows (their own specialization since then, 10.7 s before); omm 6.2 s dense.
-ESTIMATED_SECONDS = {  # measured 2026-11-23, after the NRT-free loops and the COLD/SHARED split
-    "linear": 12, "omm": 14, "regularized": 54, "experts": 14, "margin": 37,
-    "omm_variants": 57, "bayes_point": 22, "sgd": 15, "second_order": 14, "regression": 13,
-    "multiclass_pa": 6,
+# Cold compile of all of a family's entries (what `olc warmup` compiles), in seconds:
+# benchmarks/compile_profile.py on the 2-core AVX-512 machine, 2026-11-26, CPU seconds
+# measured at load 6-8 and scaled by 0.74 (regularized: 68.6 there, 50.8 on the quiet machine).
+# They order the warm-up's work (longest first) and feed the notices below.
+ESTIMATED_SECONDS = {
+    "linear": 23, "omm": 22, "regularized": 51, "experts": 13, "margin": 30,
+    "omm_variants": 56, "bayes_point": 27, "sgd": 19, "second_order": 18, "regression": 20,
+    "multiclass_pa": 8,
 }
+# The share of that an entry takes (same measurement): the first run loop compiled in a
+# process also compiles the family's rule code for its rows (dense 0.23-0.59, CSR 0.17-0.46
+# of the family); the later entries link what is compiled (one-vs-rest 0.04-0.08 each,
+# scores 0.00-0.08, a score loop first: its rule's score code only). A first command
+# compiles one run loop: "about 0.4 of the family".
+FIRST_RUN_SHARE = 0.4
+LATER_ENTRY_SHARE = {"run_dense": 0.3, "run_csr": 0.3, "run_dense_ovr": 0.06,
+                     "run_csr_ovr": 0.06, "score_dense": 0.02, "score_csr": 0.04,
+                     "score_dense_ovr": 0.02, "score_csr_ovr": 0.02}
 
 _lock = threading.RLock()
 _loaded = {}          # family name -> loops module instance
@@ -230,7 +236,7 @@ def announce(families, sparse=False):
     todo = [f for f in dict.fromkeys(families)
             if f not in _loaded and f not in _announced and not is_cached(f, entry)]
     if todo and _notice_enabled():
-        seconds = sum(ESTIMATED_SECONDS.get(f, 20) for f in todo) // 2
+        seconds = round(sum(ESTIMATED_SECONDS.get(f, 20) for f in todo) * FIRST_RUN_SHARE)
         print(f"olc: compiling {', '.join(todo)} for this machine ({'sparse' if sparse else 'dense'} "
               f"rows), once: ~{max(1, seconds)} s", file=sys.stderr, flush=True)
     _announced.update(todo)
@@ -271,6 +277,7 @@ def _install_notice():
     class _Notice(event.Listener):
         def __init__(self):
             self._started = {}
+            self._ran = set()  # families with a run loop compiled in this process
 
         def on_start(self, ev):
             key = _entry_family.get(id(ev.data["dispatcher"]))
@@ -278,8 +285,15 @@ def _install_notice():
                 return
             self._started[key] = time.perf_counter()
             family, entry = key
-            if _notice_enabled() and family not in _announced:
-                estimate = max(1, round(ESTIMATED_SECONDS.get(family, 20) / 2))
+            if entry.startswith("run") and family not in self._ran:
+                share = FIRST_RUN_SHARE
+                self._ran.add(family)
+            else:
+                share = LATER_ENTRY_SHARE.get(entry, 0.1)
+            estimate = round(ESTIMATED_SECONDS.get(family, 20) * share)
+            # A compile of a second or less (a score loop linking compiled code) needs no
+            # notice: a first command's notice already said what the wait is.
+            if _notice_enabled() and family not in _announced and estimate >= 1:
                 print(f"olc: compiling {family} ({FAMILIES[family].description}) for "
                       f"{_ENTRY_LAYOUT[entry]}, {entry.split('_')[0]}, on this machine, "
                       f"once: ~{estimate} s", file=sys.stderr, flush=True)
