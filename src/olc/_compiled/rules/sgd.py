@@ -36,23 +36,41 @@ import math
 
 from ..averaging import average_rebase, average_step, averaged_score, needs_rebase
 from ..caching import jit
-from ..kernels import INLINE, sign
-from ..layouts.sgd import INV_SQRT_T, INV_T, HINGE, SQUARED, SQUARED_HINGE, SGDHP, SGDScal, SGDVec
+from ..kernels import INLINE, SHARED, sign
+from ..layouts.sgd import (INV_SQRT_T, INV_T, HINGE, PERCEPTRON, SQUARED, SQUARED_HINGE, SGDHP,
+                           SGDPenaltyScal, SGDScal, SGDVec, SklearnSGDHP)
 from ..layouts.averaging import AveragingScal
 from ..layouts.sgd import AveragedSGDHP, AveragedSGDScal, AveragedSGDVec
 from ..rule_ids import SGD, SGD_REGRESSION
-from ..scaled import sv_add, sv_dot, sv_in_range, sv_mul
+from ..scaled import sv_add, sv_dot, sv_fold, sv_in_range, sv_mul
+from .linear import row_extension
+from .sgd_penalty import add_tracking_norms, l1_cumulative_penalty, penalty_term
 
 BIAS, SCALE, T = SGDScal.BIAS, SGDScal.SCALE, SGDScal.T
 V = SGDVec.V
 AVG_SUM, AVG = AveragedSGDVec.AVG_SUM, AveragedSGDScal.AVG_ROWS
 AVG_BASE_SCALE = AveragedSGDScal.AVG_BASE_SCALE
 AVG_COUNT = AveragingScal.COUNT
+# The scikit-learn extension (``layouts.sgd.SklearnSGDHP``) and the state's tail with it.
+N_EXT, N_OWN_HP, N_TAIL = len(SklearnSGDHP), len(SGDHP), len(SGDPenaltyScal)
+L1_RATIO = SklearnSGDHP.L1_RATIO
+U, SQ_NORM, L1_NORM = SGDPenaltyScal.L1_U, SGDPenaltyScal.SQ_NORM, SGDPenaltyScal.L1_NORM
+# scikit-learn folds its weight scale below this (``WeightVector.scale``, float64)
+SKLEARN_RENORM_LOW = 1e-9
+
+
+@jit(inline=INLINE)
+def extension_offset(hp):
+    """Where the scikit-learn extension starts in ``hp``, or -1 (an own learner's ``hp``: the
+    plain or averaged layout, 5 or 6 fields; extended: 8 or 9)."""
+    n = hp.shape[0]
+    return n - N_EXT if n >= N_OWN_HP + N_EXT else -1
 
 
 @jit(inline=INLINE)
 def sgd_linear_score(idx, val, vecs, ints, scal, hp, fast):
-    if vecs.shape[0] > AVG_SUM and scal[AVG + AVG_COUNT] > 0.0:  # averaging has begun
+    tail = 1 if extension_offset(hp) >= 0 else 0  # the extension's q row
+    if vecs.shape[0] - tail > AVG_SUM and scal[AVG + AVG_COUNT] > 0.0:  # averaging has begun
         return averaged_score(vecs[AVG_SUM], vecs[V], idx, val, scal, AVG, fast)
     return sv_dot(vecs[V], scal[SCALE], idx, val, fast) + scal[BIAS]
 
@@ -75,6 +93,8 @@ def loss_derivative(loss, y, s):
     z = y * s
     if loss == HINGE:
         return -y if z < 1.0 else 0.0
+    if loss == PERCEPTRON:
+        return -y if z <= 0.0 else 0.0
     if loss == SQUARED_HINGE:
         return -y * (1.0 - z) if z < 1.0 else 0.0
     # logistic: −y/(1 + e^z) = −y·e^{−z}/(1 + e^{−z}); the form with a non-positive exponent
@@ -102,13 +122,22 @@ def _sgd_round(idx, val, y, vecs, ints, scal, hp, fast, loss):
     pred = sign(s)
     if not math.isfinite(s):
         return s, pred, False, 0.0
+    ext = extension_offset(hp)
+    # (label, weight, bias decay): (y, 1, 1) without the extension, leaving the bits alone
+    label, weight, decay = row_extension(hp, ext if ext >= 0 else hp.shape[0], y)
     t = scal[T] + 1.0
     eta = step_size(hp[SGDHP.ETA0], hp[SGDHP.SCHEDULE], t)
-    update = -eta * loss_derivative(loss, y, s)
+    update = -eta * loss_derivative(loss, label, s) * weight
     lam = hp[SGDHP.LAM]
+    rho = hp[ext + L1_RATIO] if ext >= 0 else 0.0
+    tail = scal.shape[0] - N_TAIL  # the extension's scalars (read only with it)
+    objective = 0.0
+    if ext >= 0:  # scikit-learn's penalty at the current w, for its epoch objective
+        objective = penalty_term(scal[tail + SQ_NORM], scal[tail + L1_NORM], lam, rho)
     shrink = 1.0
     if lam > 0.0:
-        shrink = 1.0 - eta * lam
+        # (1 − ρ)η_tλ: scikit-learn's elastic-net shrink (ρ = 0 without the extension)
+        shrink = 1.0 - (1.0 - rho) * eta * lam if ext >= 0 else 1.0 - eta * lam
         if shrink < 0.0:
             shrink = 0.0
     if update != 0.0:
@@ -121,26 +150,40 @@ def _sgd_round(idx, val, y, vecs, ints, scal, hp, fast, loss):
             return math.inf, pred, False, 0.0
     # -- apply ------------------------------------------------------------------------------
     scal[T] = t
-    averaging = vecs.shape[0] > AVG_SUM  # the state has the sum row
+    averaging = vecs.shape[0] - (1 if ext >= 0 else 0) > AVG_SUM  # the state has the sum row
     rebase = False
     if averaging and shrink != 1.0:
         after = scal[SCALE] * shrink
-        rebase = needs_rebase(scal, AVG, after, sv_in_range(after))
+        in_range = sv_in_range(after) and (ext < 0 or after >= SKLEARN_RENORM_LOW)
+        rebase = needs_rebase(scal, AVG, after, in_range)
         if rebase:
             average_rebase(vecs[AVG_SUM], v, scal, AVG)
     if shrink != 1.0:
         sv_mul(v, scal, SCALE, shrink)  # O(1); shrink 0 (η_tλ ≥ 1) clears w, O(d)
+        if ext >= 0:
+            scal[tail + SQ_NORM] *= shrink * shrink
+            scal[tail + L1_NORM] *= abs(shrink)
+            if scal[SCALE] < SKLEARN_RENORM_LOW:
+                sv_fold(v, scal, SCALE)
     if rebase:
         scal[AVG_BASE_SCALE] = scal[SCALE]
     if update != 0.0:
-        sv_add(v, scal, SCALE, update, idx, val)
+        if ext >= 0:
+            add_tracking_norms(v, scal, SCALE, tail + SQ_NORM, tail + L1_NORM, update, idx,
+                               val)
+        else:
+            sv_add(v, scal, SCALE, update, idx, val)
         if hp[SGDHP.FIT_INTERCEPT] != 0.0:
-            scal[BIAS] += update
+            scal[BIAS] += update * decay
     if averaging:
         # v moved by (update/s)·x, s the scale after the shrink (sv_add's divisor).
         average_step(idx, val, vecs[AVG_SUM], scal, AVG, hp, AveragedSGDHP.AVERAGE, update,
                      scal[SCALE], scal[BIAS])
-    return s, pred, update != 0.0 or shrink != 1.0, 0.0
+    if rho > 0.0:  # after the averaging, in scikit-learn's order
+        scal[tail + U] += rho * eta * lam
+        l1_cumulative_penalty(v, vecs[vecs.shape[0] - 1], scal[SCALE], scal[tail + U], idx,
+                              val)
+    return s, pred, update != 0.0 or shrink != 1.0 or rho > 0.0, objective
 
 
 # -- family dispatchers (ids 60–64) ---------------------------------------------------------------
