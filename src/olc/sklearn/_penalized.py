@@ -24,7 +24,7 @@ import numpy as np
 from .._compiled.layouts.averaging import AveragingScal
 from .._compiled.layouts.sgd import (SGD_PENALIZED_AVERAGED_LAYOUT, SGD_PENALIZED_LAYOUT,
                                      SGDPenaltyScal, SGDScal, SGDVec)
-from ..learners.averaging import LayoutChoice
+from ..learners.averaging import LayoutChoice, _axpy
 from ..learners.sgd import SGD
 
 #: ``l1_ratio`` as ``_plain_sgd`` uses it: "l2" is ρ = 0, "l1" ρ = 1 whatever l1_ratio says.
@@ -64,7 +64,8 @@ class PenalizedPerceptron(SGD):
             first = self._avg_slot("rows")
             a, b = scal[first + AveragingScal.A], scal[first + AveragingScal.B]
             row = self._layout.vectors["AVG_SUM"]
-            vecs[row] = (vecs[row] + a * vecs[SGDVec.V]) * (1.0 / b)
+            # aw + a·w by BLAS daxpy, then × 1/b: scikit-learn's calls (see _linear_model)
+            vecs[row] = _axpy(a, vecs[SGDVec.V], vecs[row]) * (1.0 / b)
             scal[first + AveragingScal.A], scal[first + AveragingScal.B] = 0.0, 1.0
             scal[self._avg_slot("base_scale")] = 1.0
         vecs[SGDVec.V] *= scal[SGDScal.SCALE]
