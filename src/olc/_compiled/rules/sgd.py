@@ -154,8 +154,13 @@ def _sgd_round(idx, val, y, vecs, ints, scal, hp, fast, loss):
     rebase = False
     if averaging and shrink != 1.0:
         after = scal[SCALE] * shrink
-        in_range = sv_in_range(after) and (ext < 0 or after >= SKLEARN_RENORM_LOW)
-        rebase = needs_rebase(scal, AVG, after, in_range)
+        if ext >= 0:
+            # scikit-learn's schedule: only when its scale folds (below 1e-9, or cleared).
+            # Its L1 truncation is not accounted in the lazy sum, so the averaged model
+            # depends on when the sum is rebased: the same schedule keeps it scikit-learn's.
+            rebase = not (sv_in_range(after) and after >= SKLEARN_RENORM_LOW)
+        else:
+            rebase = needs_rebase(scal, AVG, after, sv_in_range(after))
         if rebase:
             average_rebase(vecs[AVG_SUM], v, scal, AVG)
     if shrink != 1.0:
