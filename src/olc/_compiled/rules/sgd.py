@@ -36,7 +36,7 @@ import math
 
 from ..averaging import average_rebase, average_step, averaged_score, needs_rebase
 from ..caching import jit
-from ..kernels import INLINE, SHARED, sign
+from ..kernels import INLINE, LLVM_INLINE, sign
 from ..layouts.sgd import (INV_SQRT_T, INV_T, HINGE, PERCEPTRON, SQUARED, SQUARED_HINGE, SGDHP,
                            SGDPenaltyScal, SGDScal, SGDVec, SklearnSGDHP)
 from ..layouts.averaging import AveragingScal
@@ -115,7 +115,9 @@ def _max_abs(val):
     return m
 
 
-@jit(inline=INLINE)
+# Compiled once per signature and inlined by LLVM (``kernels.LLVM_INLINE``): numba's IR
+# inlining copied it into both dispatch sites below.
+@jit(forceinline=LLVM_INLINE)
 def _sgd_round(idx, val, y, vecs, ints, scal, hp, fast, loss):
     v = vecs[V]
     s = sv_dot(v, scal[SCALE], idx, val, fast) + scal[BIAS]
@@ -205,5 +207,6 @@ def family_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
     if rule == SGD:
         return _sgd_round(idx, val, y, vecs, ints, scal, hp, fast, hp[SGDHP.LOSS])
     if rule == SGD_REGRESSION:
-        return _sgd_round(idx, val, y, vecs, ints, scal, hp, fast, SQUARED)
+        # SQUARED as a float: the same signature as the call above, so one compiled round
+        return _sgd_round(idx, val, y, vecs, ints, scal, hp, fast, float(SQUARED))
     raise ValueError("unknown SGD rule id")
