@@ -22,7 +22,8 @@ the starting weights, and ends by folding the scale into the weights: ``begin_ca
 import numpy as np
 
 from .._compiled.layouts.averaging import AveragingScal
-from .._compiled.layouts.sgd import (SGD_PENALIZED_AVERAGED_LAYOUT, SGD_PENALIZED_LAYOUT,
+from .._compiled.layouts.sgd import (SGD_L2_PENALIZED_AVERAGED_LAYOUT, SGD_L2_PENALIZED_LAYOUT,
+                                     SGD_PENALIZED_AVERAGED_LAYOUT, SGD_PENALIZED_LAYOUT,
                                      SGDPenaltyScal, SGDScal, SGDVec)
 from ..learners.averaging import LayoutChoice, _axpy
 from ..learners.sgd import SGD
@@ -34,10 +35,14 @@ EFFECTIVE_L1_RATIO = {"l2": lambda r: 0.0, "l1": lambda r: 1.0, "elasticnet": fl
 class PenalizedPerceptron(SGD):
     """olc's SGD learner with the perceptron loss, a constant step and the state tail of the
     scikit-learn penalties (the cumulative L1 penalty, scikit-learn's norms): the model of one
-    binary problem of ``olc.sklearn.Perceptron(penalty=...)``. Its ``hp`` is always
-    extended (``extension``); not a public learner."""
+    binary problem of ``olc.sklearn.Perceptron(penalty=...)`` with ρ > 0. Its ``hp`` is
+    always extended (``extension``); not a public learner."""
 
     _layout = LayoutChoice(SGD_PENALIZED_LAYOUT, SGD_PENALIZED_AVERAGED_LAYOUT)
+    _l1_row = True  # the state ends with the row q
+
+    def _state_averages(self):
+        return self._averages()  # private: the state is made by this class, never loaded
 
     def __init__(self, eta0=1.0, lam=0.0, fit_intercept=True, average=False):
         super().__init__(eta0=eta0, schedule="constant", loss="perceptron", lam=lam,
@@ -51,7 +56,8 @@ class PenalizedPerceptron(SGD):
         q = 0, and the norms of the starting weights (its ``WeightVector.__cinit__``)."""
         self.end_call()
         v = self._vecs[SGDVec.V]
-        self._vecs[-1] = 0.0
+        if self._l1_row:
+            self._vecs[-1] = 0.0
         self._scal[self._tail("l1_u")] = 0.0
         self._scal[self._tail("sq_norm")] = float(np.dot(v, v))
         self._scal[self._tail("l1_norm")] = float(np.sum(np.abs(v)))
@@ -72,10 +78,19 @@ class PenalizedPerceptron(SGD):
         scal[SGDScal.SCALE] = 1.0
 
 
+class L2PenalizedPerceptron(PenalizedPerceptron):
+    """``PenalizedPerceptron`` for ρ = 0 (``penalty="l2"``, or an elastic net of
+    ``l1_ratio=0``): no row q."""
+
+    _layout = LayoutChoice(SGD_L2_PENALIZED_LAYOUT, SGD_L2_PENALIZED_AVERAGED_LAYOUT)
+    _l1_row = False
+
+
 def learner(estimator):
     """(class, parameters) of one binary problem of ``estimator`` (a drop-in Perceptron with
     a penalty)."""
-    return PenalizedPerceptron, dict(eta0=estimator.eta0, lam=estimator.alpha,
+    cls = PenalizedPerceptron if extension(estimator)[0] > 0.0 else L2PenalizedPerceptron
+    return cls, dict(eta0=estimator.eta0, lam=estimator.alpha,
                                      fit_intercept=estimator.fit_intercept)
 
 

@@ -68,9 +68,14 @@ def extension_offset(hp):
 
 
 @jit(inline=INLINE)
+def l1_rows(hp, ext):
+    """The rows after the rule's own: the extension's q, present when ρ > 0."""
+    return 1 if ext >= 0 and hp[ext + L1_RATIO] > 0.0 else 0
+
+
+@jit(inline=INLINE)
 def sgd_linear_score(idx, val, vecs, ints, scal, hp, fast):
-    tail = 1 if extension_offset(hp) >= 0 else 0  # the extension's q row
-    if vecs.shape[0] - tail > AVG_SUM and scal[AVG + AVG_COUNT] > 0.0:  # averaging has begun
+    if vecs.shape[0] - l1_rows(hp, extension_offset(hp)) > AVG_SUM and scal[AVG + AVG_COUNT] > 0.0:  # averaging has begun
         return averaged_score(vecs[AVG_SUM], vecs[V], idx, val, scal, AVG, fast)
     return sv_dot(vecs[V], scal[SCALE], idx, val, fast) + scal[BIAS]
 
@@ -152,7 +157,7 @@ def _sgd_round(idx, val, y, vecs, ints, scal, hp, fast, loss):
             return math.inf, pred, False, 0.0
     # -- apply ------------------------------------------------------------------------------
     scal[T] = t
-    averaging = vecs.shape[0] - (1 if ext >= 0 else 0) > AVG_SUM  # the state has the sum row
+    averaging = vecs.shape[0] - l1_rows(hp, ext) > AVG_SUM  # the state has the sum row
     rebase = False
     if averaging and shrink != 1.0:
         after = scal[SCALE] * shrink
