@@ -8,7 +8,7 @@ lazy average, Tsuruoka et al.'s cumulative L1 penalty, the penalised epoch objec
 
 scikit-learn's results are an independent implementation (Cython ``_plain_sgd``), not ours;
 ``test_cumulative_penalty_by_hand`` derives its values from Tsuruoka, Tsujii & Ananiadou
-(2009), Fig. 2."""
+(2009), §3 (the APPLYPENALTY procedure)."""
 import warnings
 
 import numpy as np
@@ -173,7 +173,8 @@ def test_default_mode_agrees_to_rounding(penalty):
 
 
 def test_cumulative_penalty_by_hand():
-    """Tsuruoka et al. (2009), Fig. 2, on one feature, η₀ = 1, α = 0.1, L1, no intercept:
+    """Tsuruoka et al. (2009), §3 (APPLYPENALTY), on one feature, η₀ = 1, α = 0.1, L1, no
+    intercept:
     row 1 (x = 1, y = +1, p = 0 ≤ 0): w = 1, u = 0.1, w = max(0, 1 − (0.1 + 0)) = 0.9,
     q = −0.1; row 2 (x = 1, y = −1, p = 0.9): w = −0.1, u = 0.2,
     w = min(0, −0.1 + (0.2 − (−0.1))) = 0 — clipped at zero, where a plain subgradient

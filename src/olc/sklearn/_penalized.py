@@ -10,7 +10,7 @@ Per row, in scikit-learn's order (p = w·x + b before the update, ρ the effecti
     w ← w + η₀·y·c·x,  b ← b + η₀·y·c·decay   when y·p ≤ 0  (c = class × sample weight;
                                                            decay 0.01 on CSR input)
     then, with ρ > 0, the cumulative L1 penalty of Tsuruoka, Tsujii & Ananiadou (2009, ACL,
-    Fig. 2) on the row's coordinates (``rules/sgd_penalty.py``).
+    §3, its APPLYPENALTY procedure) on the row's coordinates (``rules/sgd_penalty.py``).
 The epoch objective of ``tol`` adds scikit-learn's per-row penalty α((1 − ρ)/2·‖w‖² + ρ‖w‖₁)
 (its norms, as its ``WeightVector`` keeps them) to the perceptron loss (``_epochs``).
 

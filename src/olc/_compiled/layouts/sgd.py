@@ -44,7 +44,7 @@ SGD_REGRESSION_AVERAGED_LAYOUT = averaged_layout(SGD_REGRESSION_LAYOUT, Averaged
 SklearnSGDHP = fields("row_weights", "intercept_decay", "l1_ratio")
 # The tail of the state with the extension (after the plain or averaged fields, so indexed
 # from the end): the cumulative L1 penalty u (the total ρη_tλ so far) and q (per coordinate,
-# the L1 penalty it has received; Tsuruoka, Tsujii & Ananiadou 2009, Fig. 2), and the norms
+# the L1 penalty it has received; Tsuruoka, Tsujii & Ananiadou 2009, §3), and the norms
 # scikit-learn's ``WeightVector`` keeps for its epoch objective (``sq_norm``, ``l1_norm``,
 # which its ``add`` recomputes over the row's coordinates only — kept as it keeps them).
 # The row q exists only when ρ > 0: the CSR loop prefetches the state's second row with the

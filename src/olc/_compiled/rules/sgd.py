@@ -18,6 +18,7 @@ branch, forced since every weight changes), as scikit-learn does.
 
 Losses (y ∈ {−1, +1} for classification, z = y·s):
     hinge          ℓ = max(0, 1 − z),        ℓ' = −y if z < 1 else 0 (0 at the kink z = 1)
+    perceptron     ℓ = max(0, −z),           ℓ' = −y if z ≤ 0 else 0 (scikit-learn's Hinge(0))
     logistic       ℓ = log(1 + e^{−z}),      ℓ' = −y/(1 + e^{z})   (evaluated without overflow)
     squared hinge  ℓ = ½·max(0, 1 − z)²,     ℓ' = −y(1 − z) if z < 1 else 0   (the chapter's ½)
     squared        ℓ = ½(y − s)²,            ℓ' = s − y   (regression, y real)
@@ -31,6 +32,16 @@ also accounts its iterate w_t = s·v in the lazy sum, in v's units as scikit-lea
 scale 2¹⁰ below its value at the last rebase, or make the kernel fold or clear v, the sum is
 rebased (``average_rebase``, O(d), once per ~7/(η_tλ) rows) — see ``averaging.py`` for why.
 The score is then the averaged model's.
+
+scikit-learn's extension (``layouts.sgd.SklearnSGDHP``, only in the ``hp`` of the
+``olc.sklearn`` drop-ins: ``Perceptron(penalty=...)``, ``sklearn/linear_model/_sgd_fast.pyx.tp``
+``_plain_sgd``): the row's weight multiplies the step and the bias takes it × the decay
+(``rules.linear.row_extension``); the shrink is 1 − (1 − ρ)η_tλ for the elastic-net mixing
+ρ; the scale is folded below 1e-9 as scikit-learn folds it (and the lazy average rebased only
+then); after the averaging, ρ > 0 applies the cumulative L1 penalty of Tsuruoka, Tsujii &
+Ananiadou (2009) on the row's coordinates (``sgd_penalty.py``); and the round returns
+scikit-learn's per-row penalty (its epoch objective) as ``aux``. The state then ends with the
+tail of ``layouts.sgd.SGDPenaltyScal`` (and the row q when ρ > 0).
 """
 import math
 

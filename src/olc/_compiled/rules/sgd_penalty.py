@@ -5,7 +5,8 @@ the textbook rule does not have, written for olc's scaled vector w = s·v (``sca
 
 - The L1 part of the penalty by the *cumulative penalty* of Tsuruoka, Tsujii & Ananiadou
   (2009), "Stochastic gradient descent training for L1-regularized log-linear models with
-  cumulative penalty", ACL-IJCNLP, §3.2 and Fig. 2: u is the total L1 step ρη_tλ every
+  cumulative penalty", ACL-IJCNLP, pp. 477–485, §3 and its pseudo-code (the
+  procedures UPDATEWEIGHTS and APPLYPENALTY): u is the total L1 step ρη_tλ every
   weight could have received so far, q_j the penalty weight j did receive; after each row,
   each coordinate of the row is pulled toward 0 by u ± q_j without crossing it ("clipping at
   zero"), so the penalty costs O(nnz(x)) and weights that should be 0 become exactly 0.
@@ -57,7 +58,7 @@ def add_tracking_norms(v, scal, slot_s, sq_slot, l1_slot, a, idx, val):
 
 @jit(inline=SHARED)
 def l1_cumulative_penalty(v, q, s, u, idx, val):
-    """Tsuruoka et al. (2009), Fig. 2, ``ApplyPenalty`` on the row's coordinates j, for
+    """Tsuruoka et al. (2009), §3, the procedure APPLYPENALTY on the row's coordinates j, for
     w = s·v: a positive w_j becomes max(0, w_j − (u + q_j)), a negative one
     min(0, w_j + (u − q_j)), and q_j accumulates what w_j moved."""
     if idx is None:
