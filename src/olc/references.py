@@ -149,6 +149,24 @@ PAPERS = (
         "2012. doi:10.1007/978-3-642-35289-8_25.",
         "Averaged SGD on sparse data with a scaled weight vector, the trick scikit-learn's "
         "``WeightVector.add_average`` cites and olc's averaging follows."),
+    Reference(
+        "tsuruoka-2009", "Tsuruoka, Tsujii & Ananiadou 2009",
+        "Yoshimasa Tsuruoka, Jun'ichi Tsujii and Sophia Ananiadou. Stochastic gradient descent "
+        "training for L1-regularized log-linear models with cumulative penalty. In Proceedings "
+        "of the Joint Conference of the 47th Annual Meeting of the ACL and the 4th IJCNLP "
+        "(ACL-IJCNLP 2009), pp. 477–485, 2009.",
+        "The cumulative L1 penalty (§3; the procedures UPDATEWEIGHTS and APPLYPENALTY of its "
+        "pseudo-code): the L1 part of "
+        "``olc.sklearn.Perceptron(penalty=\"l1\"/\"elasticnet\")`` "
+        "(``olc._compiled.rules.sgd_penalty``), as scikit-learn's SGD applies it."),
+    Reference(
+        "sklearn-sgd", "scikit-learn SGD docs",
+        "scikit-learn developers. Stochastic Gradient Descent (user guide §1.5: mathematical "
+        "formulation, implementation details) and ``sklearn/linear_model/_sgd_fast.pyx.tp`` "
+        "(``_plain_sgd``), scikit-learn 1.7–1.9. https://scikit-learn.org/stable/modules/sgd.html",
+        "The semantics of ``olc.sklearn``'s drop-ins: the penalised perceptron "
+        "(``SGDClassifier(loss=\"perceptron\", learning_rate=\"constant\")``), its weight "
+        "scale, per-row weights, intercept decay and epoch objective."),
 )
 
 REFERENCES = {ref.key: ref for ref in SOURCES + PAPERS}

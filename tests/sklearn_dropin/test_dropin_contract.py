@@ -105,9 +105,10 @@ def test_bad_parameters_are_named():
         PassiveAggressiveClassifier(C=-1.0).fit(X, Y)
     with pytest.raises(ValueError, match="The 'loss' parameter of PassiveAggressiveRegressor"):
         PassiveAggressiveRegressor(loss="hinge").fit(X, Y.astype(float))
-    with pytest.raises(NotImplementedError, match=r"Perceptron\(penalty='l2'\): olc's "
-                                                  "perceptron has no penalty"):
-        Perceptron(penalty="l2").fit(X, Y)
+    with pytest.raises(ValueError, match="The 'penalty' parameter of Perceptron"):
+        Perceptron(penalty="l3").fit(X, Y)
+    with pytest.raises(ValueError, match="The 'l1_ratio' parameter of Perceptron"):
+        Perceptron(penalty="elasticnet", l1_ratio=1.5).fit(X, Y)
 
 
 def test_average_is_forwarded_to_the_learner():

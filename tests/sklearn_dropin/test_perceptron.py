@@ -7,10 +7,7 @@ from olc.sklearn import Perceptron
 # olc: scikit-learn's own tests (this module, copied from scikit-learn 1.9.1 with only the
 # imports changed) run against olc.sklearn. The tests expected to fail, by test id (``*`` a
 # wildcard) → reason; ``conftest.py`` marks them xfail(strict=True).
-DROPIN_XFAIL = {
-    "test_perceptron_l1_ratio": "penalty='l1'/'l2'/'elasticnet' is refused: olc's perceptron "
-    "rule has no penalty (the drop-in supports penalty=None only)",
-}
+DROPIN_XFAIL = {}
 from sklearn.utils import check_random_state
 from sklearn.utils._testing import assert_allclose, assert_array_almost_equal
 from sklearn.utils.fixes import CSR_CONTAINERS

@@ -10,6 +10,7 @@ from .._compiled.layouts.sgd import (
     INV_SQRT_T,
     INV_T,
     LOGISTIC,
+    PERCEPTRON,
     SGD_AVERAGED_LAYOUT,
     SGD_LAYOUT,
     SGD_REGRESSION_AVERAGED_LAYOUT,
@@ -24,7 +25,8 @@ from .classifier import OnlineLinearClassifier
 from .base_regression import OnlineLinearRegressor
 
 SCHEDULES = {"constant": CONSTANT, "1/t": INV_T, "1/sqrt(t)": INV_SQRT_T}
-LOSSES = {"hinge": HINGE, "logistic": LOGISTIC, "squared_hinge": SQUARED_HINGE}
+LOSSES = {"hinge": HINGE, "logistic": LOGISTIC, "squared_hinge": SQUARED_HINGE,
+          "perceptron": PERCEPTRON}
 
 _SGD_CONSTRAINTS = {
     "eta0": [Interval(Real, 0, None, closed="neither")],
@@ -82,7 +84,10 @@ class SGD(AveragingMixin, _SGDState, OnlineLinearClassifier):
     Losses (z = y·s): ``"hinge"`` max(0, 1 − z), ℓ' = −y when z < 1 (0 at the kink z = 1);
     ``"logistic"`` log(1 + e^{−z}), ℓ' = −y/(1 + e^{z}) (computed without overflow);
     ``"squared_hinge"`` ½·max(0, 1 − z)², ℓ' = −y(1 − z) when z < 1 — with the chapter's
-    factor ½ (§31.2.1), i.e. scikit-learn's ``squared_hinge`` with eta0/2 and alpha = 2λ.
+    factor ½ (§31.2.1), i.e. scikit-learn's ``squared_hinge`` with eta0/2 and alpha = 2λ;
+    ``"perceptron"`` max(0, −z), ℓ' = −y when z ≤ 0 (scikit-learn's ``Hinge(0)``, the loss of
+    its ``Perceptron``: with ``schedule="constant"`` the perceptron update η₀·y·x on
+    mistakes and ties, plus the shrink).
 
     With ``schedule="constant"`` or ``"1/t"`` this is scikit-learn's
     ``SGDClassifier(learning_rate="constant"/"invscaling" (power_t=1), penalty="l2"/None,
@@ -96,7 +101,7 @@ class SGD(AveragingMixin, _SGDState, OnlineLinearClassifier):
     ----------
     eta0 : float > 0, η₀ (default 1).
     schedule : {"constant", "1/t", "1/sqrt(t)"} (default "1/sqrt(t)").
-    loss : {"hinge", "logistic", "squared_hinge"} (default "hinge").
+    loss : {"hinge", "logistic", "squared_hinge", "perceptron"} (default "hinge").
     lam : float ≥ 0, L2 penalty λ (default 0: none).
     fit_intercept : bool (default True).
     average : bool or int ≥ 1 (default False).

@@ -6,7 +6,8 @@ training semantics (``sklearn/linear_model/_stochastic_gradient.py`` and ``_sgd_
 a (stratified) validation split, the rows shuffled per epoch exactly as scikit-learn shuffles
 them (same ``random_state`` → same orders), one-vs-rest for K ≥ 3 classes (each class its own
 seed and stopping epoch), ``class_weight`` × ``sample_weight`` multiplying each update, the
-bias damped ×0.01 on sparse input, ``warm_start``, ``coef_init``/``intercept_init``.
+bias damped ×0.01 on sparse input, ``warm_start``, ``coef_init``/``intercept_init``, and
+``Perceptron``'s ``penalty``/``alpha``/``l1_ratio`` (olc's SGD rule, ``_penalized``).
 Replace ``from sklearn.linear_model import ...`` by ``from olc.sklearn import ...``.
 
 What differs (README, "From sklearn.linear_model to olc.sklearn"):
@@ -14,8 +15,8 @@ What differs (README, "From sklearn.linear_model to olc.sklearn"):
   scikit-learn's under ``olc.strict_mode()`` on float64 data, tested); float32 input is
   learned in float64 (scikit-learn learns in float32) and ``coef_`` is returned as float32;
 - no FutureWarning on construction (scikit-learn ≥ 1.8 deprecates the PA classes);
-- ``Perceptron(penalty=...)`` other than None is refused; ``n_jobs`` is ignored (the K
-  problems run one after the other in compiled code); ``verbose`` prints nothing;
+- ``n_jobs`` is ignored (the K problems run one after the other in compiled code);
+  ``verbose`` prints nothing;
 - y with a label missing from ``classes=`` is an error naming it, as is a ``class_weight``
   key that is not a class (scikit-learn names the unweighted classes instead).
 

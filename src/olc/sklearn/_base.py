@@ -56,13 +56,16 @@ def loop_matrix(X):
     return np.ascontiguousarray(X, dtype=np.float64)
 
 
-def extended_hp(learner, row_weights, intercept_decay):
+def extended_hp(learner, row_weights, intercept_decay, extra=None):
     """The learner's packed hyper-parameters, extended with the drop-in fields
-    (``layouts.linear.SklearnHP``) when they are not the rule's own behaviour."""
+    (``layouts.linear.SklearnHP``) when they are not the rule's own behaviour, or always
+    when the rule's extension has ``extra`` fields after them (``layouts.sgd.SklearnSGDHP``).
+    """
     hp = learner._hyperparameters()
-    if not row_weights and intercept_decay == 1.0:
+    if not row_weights and intercept_decay == 1.0 and extra is None:
         return hp
-    return np.concatenate([hp, [1.0 if row_weights else 0.0, intercept_decay]])
+    return np.concatenate([hp, [1.0 if row_weights else 0.0, intercept_decay],
+                           extra or []])
 
 
 def seat(learner, coef_rows, intercept, n_features, classes=None):

@@ -51,6 +51,12 @@ class DropInClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimator):
     def _epoch_losses(self):  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def _hp_extension(self):
+        """Fields of the rule's extension after ``SklearnHP``'s (None: the rule has none;
+        then the hp is extended only for row weights or the intercept decay). With them the
+        rule also reports each row's penalty, which the epoch objective adds."""
+        return None
+
     # -- scikit-learn's entry points -----------------------------------------------------
     def _fit(self, X, y, coef_init=None, intercept_init=None, sample_weight=None):
         if hasattr(self, "classes_"):
@@ -182,6 +188,7 @@ class DropInClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimator):
         problems = self._problems(y, class_weight, sample_weight)
         learners = self._learners(len(problems))
         n_iter, hps = 0, {}
+        extra = self._hp_extension()
         for k, (i, pos, neg, random_state, mask) in enumerate(problems):
             y_i = np.where(y == self.classes_[i], 1.0, -1.0)
             rng = check_random_state(random_state)
@@ -199,7 +206,7 @@ class DropInClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimator):
                            _BINARY_CLASSES)
             targets = np.copysign(weights, y_i) if weighted else y_i
             if weighted not in hps:  # the K problems share their hyper-parameters
-                hps[weighted] = _base.extended_hp(learner, weighted, decay)
+                hps[weighted] = _base.extended_hp(learner, weighted, decay, extra)
             hp = hps[weighted]
             stream = _base.prepared(loop_input, X_loop, targets, hp, _BINARY_CLASSES)
             score = None
@@ -207,9 +214,14 @@ class DropInClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimator):
                 score = _binary_accuracy(X[mask], y_i[mask], sample_weight[mask])
             permutation = epoch_permutation(n, seed) if self.shuffle else None
             plan = EpochPlan(n, mask, permutation, max_iter, self.tol, self.n_iter_no_change,
-                             self.early_stopping, self._epoch_losses(), score)
+                             self.early_stopping, self._epoch_losses(), score,
+                             penalized=extra is not None)
+            if hasattr(learner, "begin_call"):  # a learner with per-call state (_penalized)
+                learner.begin_call()
             n_iter = max(n_iter, run_epochs(learner, stream, y_i, plan,
                                             lambda: _base.state_model(learner)))
+            if hasattr(learner, "end_call"):
+                learner.end_call()
             self._write_back(k, learner)
         self.t_ += n_iter * n
         self.n_iter_ = n_iter

@@ -7,7 +7,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..learners.passive_aggressive import PassiveAggressiveI, PassiveAggressiveII
 from ..learners.perceptron import Perceptron as OlcPerceptron
-from . import _base
+from . import _base, _penalized
 from ._classification import DropInClassifier
 from ._epochs import hinge_losses
 
@@ -84,9 +84,14 @@ class Perceptron(DropInClassifier):
     ``shuffle``/``random_state`` (default 0), ``class_weight``, ``sample_weight``,
     ``warm_start``, ``coef_init``/``intercept_init``, ``n_iter_``, ``t_`` as scikit-learn's.
 
-    ``penalty`` must be None (the default): the ``"l2"``, ``"l1"`` and ``"elasticnet"``
-    penalties are not on olc's perceptron rule, and are refused by name. ``n_jobs`` is
-    accepted and ignored.
+    ``penalty`` None (the default) runs olc's perceptron rule. ``"l2"``, ``"l1"`` and
+    ``"elasticnet"`` (with ``alpha``, ``l1_ratio``) run olc's SGD rule with the perceptron
+    loss, as scikit-learn runs ``SGDClassifier(loss="perceptron",
+    learning_rate="constant")``: the shrink w ← (1 − (1 − ρ)η₀α)·w on a scaled vector and
+    the L1 part by the cumulative penalty of Tsuruoka, Tsujii & Ananiadou (2009, ACL,
+    "Stochastic gradient descent training for L1-regularized log-linear models with
+    cumulative penalty"), as scikit-learn's SGD documents it (``_penalized``). ``n_jobs``
+    is accepted and ignored.
     """
 
     _parameter_constraints = {
@@ -119,14 +124,13 @@ class Perceptron(DropInClassifier):
         self.class_weight = class_weight
         self.warm_start = warm_start
 
-    def _check_penalty(self):
-        if self.penalty is not None:
-            raise NotImplementedError(
-                f"Perceptron(penalty={self.penalty!r}): olc's perceptron has no penalty; "
-                "use penalty=None, or sklearn.linear_model.Perceptron for a penalised one")
-
     def _olc_learner(self):
+        if self.penalty is not None:
+            return _penalized.learner(self)
         return OlcPerceptron, dict(eta=self.eta0, fit_intercept=self.fit_intercept)
+
+    def _hp_extension(self):
+        return None if self.penalty is None else _penalized.extension(self)
 
     def _epoch_losses(self):
         return hinge_losses(0.0)
@@ -134,13 +138,11 @@ class Perceptron(DropInClassifier):
     @_fit_context(prefer_skip_nested_validation=True)
     def partial_fit(self, X, y, classes=None, sample_weight=None):
         """One epoch over (X, y) (scikit-learn's ``partial_fit``)."""
-        self._check_penalty()
         self._first_partial_fit_checks()
         return self._partial_fit(X, y, 1, classes, sample_weight, None, None)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, coef_init=None, intercept_init=None, sample_weight=None):
         """Up to ``max_iter`` epochs (scikit-learn's ``fit``)."""
-        self._check_penalty()
         _base.more_validate_params(self)
         return self._fit(X, y, coef_init, intercept_init, sample_weight)

@@ -7,7 +7,9 @@ learned in that order (predict, then update: ``learn_prepared``). Then, as ``_pl
 - with ``early_stopping``: the validation score s of the new model; an epoch "does not
   improve" when tol is set and s < best + tol; best = max(best, s);
 - otherwise: the mean training loss L of the epoch, the sum of each row's loss at the score
-  it had *before* its update, added left to right (the same float64 sum); an epoch does not
+  it had *before* its update, added left to right (the same float64 sum; with a penalty,
+  each row's penalty at the weights before its update is added after its loss, as
+  scikit-learn's objective does); an epoch does not
   improve when tol is set and L > best − tol; best = min(best, L);
 - after ``n_iter_no_change`` epochs in a row that do not improve, stop.
 A model that is no longer finite raises scikit-learn's overflow error. Returns the number of
@@ -41,7 +43,8 @@ class EpochPlan:
     shuffle, the stopping rule (scikit-learn's parameters) and the loss."""
 
     def __init__(self, n_rows, validation_mask, shuffle_permutation, max_iter, tol,
-                 n_iter_no_change, early_stopping, losses, validation_score=None):
+                 n_iter_no_change, early_stopping, losses, validation_score=None,
+                 penalized=False):
         self.n_rows = n_rows
         self.mask = validation_mask
         self.permutation = shuffle_permutation  # None: no shuffle
@@ -51,6 +54,8 @@ class EpochPlan:
         self.early_stopping = bool(early_stopping)
         self.losses = losses
         self.validation_score = validation_score  # (coef, intercept) -> score
+        # the rule reports each row's penalty (record.aux), which the objective adds
+        self.penalized = bool(penalized)
         self.train_count = n_rows - int(np.count_nonzero(validation_mask))
 
 
@@ -84,6 +89,8 @@ def run_epochs(learner, stream, y_true, plan, model):
                 best_score = score
         elif plan.tol > -math.inf:  # without tol the loss decides nothing
             losses = plan.losses(y_true[order], record.score)
+            if plan.penalized:  # loss, then penalty, row by row: scikit-learn's two adds
+                losses = np.column_stack([losses, record.aux]).ravel()
             # scikit-learn adds the losses one by one: a cumulative sum is that order
             total = float(np.cumsum(losses)[-1]) if losses.size else 0.0
             objective = total / plan.train_count
