@@ -12,7 +12,6 @@ values; ``classes_[0]`` ↦ −1, ``classes_[1]`` ↦ +1; ``classifier``) and
 loop and the record it writes are in ``records``.
 """
 import numpy as np
-import scipy.sparse as sp
 
 from .._compiled.driver import NO_INTS, LoopInput, decision_values, run_online
 from .._compiled.status import BAD_ROW, OVERFLOW
@@ -26,6 +25,7 @@ from .validation import (
     check_nonempty,
     describe_bad_row,
 )
+from .._sparse import issparse
 
 
 __all__ = ["NotFittedError", "OnlineLinearModel", "ParameterError", "PreparedStream",
@@ -156,7 +156,7 @@ class OnlineLinearModel(OnlineEstimator):
         # cache), which names the row and column without an extra pass over the data.
         X, names = validate_features(self, X, first=first, finite=finite)
         check_nonempty(X)
-        if sp.issparse(X) and not X.has_canonical_format:
+        if issparse(X) and not X.has_canonical_format:
             X = X.copy()
             X.sum_duplicates()  # sorted, summed: ‖x‖² and dense/CSR agreement need it
         return X, names
