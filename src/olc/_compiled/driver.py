@@ -9,7 +9,6 @@ from .rule_ids import family_of
 from .._sparse import issparse
 
 
-
 def readonly(a):
     """A read-only view of ``a`` (no copy). Every input array reaches the loops read-only, so
     numba compiles one signature per layout whether the caller's data is writable or not
