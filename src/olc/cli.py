@@ -14,6 +14,7 @@ from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
 from . import __version__
+from ._sparse import issparse
 from .learners.registry import UnknownAlgorithmError, algorithms, info
 
 # -- errors: one line, no traceback (unless --debug / OLC_DEBUG=1) -----------------------------
@@ -114,9 +115,7 @@ def _announce_compile(names, X=None, sparse=None):
     from ._compiled import families
 
     if sparse is None:
-        import scipy.sparse as sp
-
-        sparse = sp.issparse(X)
+        sparse = issparse(X)
     families.announce([families.family_of_learner_module(info(n).module) for n in names],
                       sparse=sparse)
 

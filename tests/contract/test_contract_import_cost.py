@@ -13,11 +13,11 @@ import textwrap
 HEAVY = ("sklearn", "pandas", "scipy.stats", "matplotlib.pyplot")
 
 
-def _modules_after(code, tmp_path):
+def _modules_after(code, tmp_path, heavy=HEAVY):
     script = textwrap.dedent(code) + textwrap.dedent("""
         import sys
         print(",".join(m for m in %r if m in sys.modules))
-        """ % (HEAVY,))
+        """ % (heavy,))
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           cwd=tmp_path, timeout=600)
     assert done.returncode == 0, done.stderr
@@ -43,6 +43,36 @@ def test_fit_predict_and_the_online_protocol_stay_light(tmp_path):
             pass
         """, tmp_path)
     assert loaded == "", f"imported {loaded}"
+
+
+def test_dense_data_does_not_import_scipy_sparse(tmp_path):
+    # scipy.sparse costs ~0.3 s to import: dense work (what ``olc compare`` does) never
+    # needs it, since an input can only be sparse once scipy.sparse is loaded (olc._sparse)
+    loaded = _modules_after("""
+        import numpy as np
+        import olc
+        rng = np.random.default_rng(0)
+        X = rng.standard_normal((50, 4)); y = (X[:, 0] > 0).astype(int)
+        for name in ("perceptron", "pa-i", "e-omm", "alma2", "regularized-pa"):
+            olc.make(name).fit(X, y).predict(X)
+        olc.make("pa-i").partial_fit(X, y, classes=[0, 1]).decision_function(X)
+        olc.make("pa-regression").fit(X, X[:, 0]).predict(X)
+        olc.progressive(olc.make("pa"), X, y).mistakes
+        """, tmp_path, heavy=("scipy.sparse",))
+    assert loaded == "", f"imported {loaded}"
+
+
+def test_sparse_detection_without_scipy_sparse_loaded_and_with_it():
+    import numpy as np
+    import scipy.sparse as sp
+
+    from olc._sparse import issparse, scipy_sparse
+
+    assert scipy_sparse() is sp
+    X = np.eye(3)
+    assert not issparse(X) and not issparse([[1.0]]) and not issparse(None)
+    for make in (sp.csr_matrix, sp.csr_array, sp.csc_matrix, sp.coo_array):
+        assert issparse(make(X))
 
 
 def test_a_figure_does_not_import_pyplot(tmp_path):

@@ -1,13 +1,12 @@
 """Python-side bridge to the compiled loops: picks the loop for the input layout and passes
 the learner's state arrays (mutated in place) and the output arrays of the record."""
 import numpy as np
-import scipy.sparse as sp
 
 from ..config import strict_arithmetic
 from .families import loops_for
 from .indices import as_index_array
 from .rule_ids import family_of
-
+from .._sparse import issparse
 
 
 def readonly(a):
@@ -37,7 +36,7 @@ class LoopInput:
     def __init__(self, X):
         self.n_rows = X.shape[0]
         self._binary = None
-        if sp.issparse(X):
+        if issparse(X):
             self.dense = None
             self.data = readonly(np.ascontiguousarray(X.data, dtype=np.float64))
             self.indices = readonly(as_index_array(X.indices))

@@ -3,7 +3,8 @@ stream. Used by the CLI; no learner or metric here."""
 from pathlib import Path
 
 import numpy as np
-import scipy.sparse as sp
+
+from .._sparse import issparse
 
 SYNTHETIC_DEFAULTS = {"n": 20000, "d": 20, "margin": 0.1, "offset": 5.0, "seed": 0}
 
@@ -59,7 +60,7 @@ def load_source(text):
     if name in datasets():
         loaded = load(name, split=split or None)
         if not (isinstance(loaded, tuple) and len(loaded) >= 2 and
-                (sp.issparse(loaded[0]) or isinstance(loaded[0], np.ndarray))):
+                (issparse(loaded[0]) or isinstance(loaded[0], np.ndarray))):
             raise ValueError(f"dataset {name!r} is not a feature matrix (it needs "
                              "preprocessing before a learner can run on it)")
         X, y = loaded[0], np.asarray(loaded[1])
@@ -79,5 +80,5 @@ def describe_source(name, X, y):
     y = np.asarray(y)
     labels, counts = np.unique(y, return_counts=True)
     return {"name": name, "rows": int(X.shape[0]), "features": int(X.shape[1]),
-            "sparse": bool(sp.issparse(X)),
+            "sparse": bool(issparse(X)),
             "labels": {str(k): int(v) for k, v in zip(labels, counts)}}

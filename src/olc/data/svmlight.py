@@ -22,13 +22,16 @@ from __future__ import annotations
 import io
 import os
 from itertools import islice
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 import numpy as np
-import scipy.sparse as sp
 
 from ._compression import open_binary
 from .errors import DataFormatError
+from .._sparse import scipy_sparse
+
+if TYPE_CHECKING:  # annotations only: scipy.sparse is imported when a file is parsed
+    import scipy.sparse as sp
 
 __all__ = ["iter_svmlight_chunks", "read_svmlight", "DEFAULT_CHUNK_ROWS"]
 
@@ -227,12 +230,12 @@ def read_svmlight(
         width = max((int(X.indices.max()) + 1 for X, _ in parts if X.nnz), default=0)
         parts = [(X if X.shape[1] == width else _reshape(X, width), y) for X, y in parts]
     if not parts:
-        return sp.csr_matrix((0, int(width)), dtype=np.float64), np.empty(0, dtype=np.float64)
-    X = _compact_indices(sp.vstack([X for X, _ in parts], format="csr"))
+        return scipy_sparse().csr_matrix((0, int(width)), dtype=np.float64), np.empty(0, dtype=np.float64)
+    X = _compact_indices(scipy_sparse().vstack([X for X, _ in parts], format="csr"))
     y = np.concatenate([y for _, y in parts])
     return X, y
 
 
 def _reshape(X: sp.csr_matrix, width: int) -> sp.csr_matrix:
     # valid because every column index of X is < width
-    return sp.csr_matrix((X.data, X.indices, X.indptr), shape=(X.shape[0], width))
+    return scipy_sparse().csr_matrix((X.data, X.indices, X.indptr), shape=(X.shape[0], width))

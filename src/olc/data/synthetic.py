@@ -15,7 +15,8 @@ from fractions import Fraction
 from typing import Iterator
 
 import numpy as np
-import scipy.sparse as sp
+
+from .._sparse import issparse
 
 __all__ = [
     "Truth",
@@ -287,7 +288,7 @@ def stream_of(X, y, chunk_rows: int) -> Iterator[tuple]:
     """
     if not isinstance(chunk_rows, (int, np.integer)) or isinstance(chunk_rows, bool) or chunk_rows < 1:
         raise ValueError(f"chunk_rows must be a positive integer, got {chunk_rows!r}")
-    if sp.issparse(X):
+    if issparse(X):
         X = X.tocsr()
     else:
         X = np.asarray(X)

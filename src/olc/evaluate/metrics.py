@@ -1,7 +1,8 @@
 """Metrics of the online protocol (Ho-Nguyen et al. 2025, §4 and §6). They read per-step
 records and classifiers; they never update a model."""
 import numpy as np
-import scipy.sparse as sp
+
+from .._sparse import issparse
 
 
 def mistakes(pred, y):
@@ -58,7 +59,7 @@ def final_margin(classifier, X, y):
     norm = float(np.linalg.norm(w))
     if norm == 0.0:
         return None
-    scores = np.asarray(scores.todense()).ravel() if sp.issparse(scores) else np.ravel(scores)
+    scores = np.asarray(scores.todense()).ravel() if issparse(scores) else np.ravel(scores)
     gamma = float(np.min(y_pm * scores)) / norm
     return gamma if gamma > 0.0 else None
 

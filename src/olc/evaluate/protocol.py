@@ -8,7 +8,6 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-import scipy.sparse as sp
 
 from ..learners.records import StepRecord
 from ..learners.estimator import clone, is_regressor
@@ -17,6 +16,7 @@ from ..learners.registry import name_of
 from ..progress import LazyProgress
 from .metrics import (absolute_error, cumulative_error_rate, cumulative_mean_squared_error,
                       mistakes, squared_error)
+from .._sparse import issparse, scipy_sparse
 
 DEFAULT_CHUNK = 1 << 16
 
@@ -145,7 +145,7 @@ def progressive(learner, X, y=None, passes=1, shuffle_seed=None, classes=None, t
         from .streaming import progressive_chunks
 
         return progressive_chunks(learner, X, classes=classes, progress=progress)
-    if not (sp.issparse(X) or hasattr(X, "shape")):
+    if not (issparse(X) or hasattr(X, "shape")):
         X = np.asarray(X, dtype=np.float64)  # lists and tuples, as fit takes them
     y = np.asarray(y)
     n = X.shape[0]
@@ -153,8 +153,8 @@ def progressive(learner, X, y=None, passes=1, shuffle_seed=None, classes=None, t
         raise ValueError(f"X has {n} rows but y has shape {y.shape}")
     if passes < 1:
         raise ValueError(f"passes must be ≥ 1, got {passes}")
-    if sp.issparse(X) and not isinstance(X, sp.csr_matrix | sp.csr_array):
-        X = sp.csr_matrix(X)
+    if issparse(X) and not isinstance(X, scipy_sparse().csr_matrix | scipy_sparse().csr_array):
+        X = scipy_sparse().csr_matrix(X)
     regression = is_regressor(learner)
     if regression and (tau_on is not None or classes is not None):
         raise ValueError("tau_on and classes apply to classifiers only; "

@@ -12,7 +12,6 @@ values; ``classes_[0]`` ↦ −1, ``classes_[1]`` ↦ +1; ``classifier``) and
 loop and the record it writes are in ``records``.
 """
 import numpy as np
-import scipy.sparse as sp
 
 from .._compiled.driver import NO_INTS, LoopInput, decision_values, run_online
 from .._compiled.status import BAD_ROW, OVERFLOW
@@ -26,6 +25,7 @@ from .validation import (
     check_nonempty,
     describe_bad_row,
 )
+from .._sparse import issparse
 
 
 __all__ = ["NotFittedError", "OnlineLinearModel", "ParameterError", "PreparedStream",
@@ -115,6 +115,18 @@ class OnlineLinearModel(OnlineEstimator):
     def _is_initialised(self):
         return hasattr(self, "_vecs") and hasattr(self, "n_steps_")
 
+    def _writable_state(self):
+        """(vecs, ints, scal), each writable: a model loaded read-only (joblib's
+        ``load(..., mmap_mode="r")``, a read-only memory map) gets copies, once, in the same
+        memory order. Learning writes the state in place (numba refuses a read-only one deep
+        in its compiler), and scoring with read-only state would compile a second, read-only
+        specialization of every score loop."""
+        for name in ("_vecs", "_ints", "_scal"):
+            state = getattr(self, name)
+            if isinstance(state, np.ndarray) and not state.flags.writeable:
+                setattr(self, name, np.array(state, order="K"))
+        return self._vecs, self._ints, self._scal
+
     def _class_learner(self, c):
         """The learner whose state is one binary state: itself (a one-vs-rest classifier
         returns class c's learner)."""
@@ -156,7 +168,7 @@ class OnlineLinearModel(OnlineEstimator):
         # cache), which names the row and column without an extra pass over the data.
         X, names = validate_features(self, X, first=first, finite=finite)
         check_nonempty(X)
-        if sp.issparse(X) and not X.has_canonical_format:
+        if issparse(X) and not X.has_canonical_format:
             X = X.copy()
             X.sum_duplicates()  # sorted, summed: ‖x‖² and dense/CSR agreement need it
         return X, names
@@ -229,7 +241,7 @@ class OnlineLinearModel(OnlineEstimator):
             ints = self._initial_ints(stream.source.shape[1])
         else:
             self._check_stream(stream)
-            vecs, ints, scal = self._vecs, self._ints, self._scal
+            vecs, ints, scal = self._writable_state()
         # Validated once per prepared stream, not per chunk (declarative validation costs
         # ~50 µs a call).
         hp = stream.hp if stream.hp is not None else self._hyperparameters()
@@ -306,8 +318,8 @@ class OnlineLinearModel(OnlineEstimator):
         """Raw values w·x + b of the current model, one per row of X."""
         self._check_fitted()
         X = self._prepare_X(X, reset=False)
-        values, bad = decision_values(self._rule, LoopInput(X), self._vecs, self._ints,
-                                      self._scal,
+        vecs, ints, scal = self._writable_state()
+        values, bad = decision_values(self._rule, LoopInput(X), vecs, ints, scal,
                                       self._hyperparameters())
         if bad >= 0:
             raise InputError(f"X contains a non-finite value at {describe_bad_row(X, bad)}; "

@@ -1,13 +1,13 @@
 """``OnlineLinearClassifier``: the learner contract of ``base`` for labels (two classes as ±1,
 K ≥ 3 classes one-vs-rest in one compiled pass, ``multiclass``)."""
 import numpy as np
-import scipy.sparse as sp
 
 from .._compiled.driver import LoopInput
 from . import multiclass
 from .base import OnlineLinearModel
 from .features_in import validate_features
 from .validation import InputError, as_binary_labels, classifier_classes
+from .._sparse import issparse, scipy_sparse
 
 __all__ = ["OnlineLinearClassifier"]
 
@@ -86,9 +86,9 @@ class OnlineLinearClassifier(OnlineLinearModel):
         if cX.shape[1] != stream.source.shape[1]:
             raise InputError(f"the check set has {cX.shape[1]} features but the stream has "
                              f"{stream.source.shape[1]}")
-        if stream.X.sparse != sp.issparse(cX):
-            cX = sp.csr_matrix(cX) if stream.X.sparse else cX.toarray()
-        if sp.issparse(cX) and not cX.has_canonical_format:
+        if stream.X.sparse != issparse(cX):
+            cX = scipy_sparse().csr_matrix(cX) if stream.X.sparse else cX.toarray()
+        if issparse(cX) and not cX.has_canonical_format:
             cX = cX.copy()
             cX.sum_duplicates()
         return LoopInput(cX), as_binary_labels(self._prepare_y(cy, cX.shape[0]), stream.classes)

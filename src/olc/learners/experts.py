@@ -13,7 +13,6 @@ import math
 from numbers import Integral, Real
 
 import numpy as np
-import scipy.sparse as sp
 from .constraints import Interval
 
 from .._compiled.layouts.experts import (
@@ -30,6 +29,7 @@ from .._compiled.random import uniform_array
 from ._legacy import legacy_scalars
 from .classifier import OnlineLinearClassifier
 from .validation import SEED_LIMIT, InputError, StreamStoppedError, check_seed
+from .._sparse import issparse, scipy_sparse
 
 BINARY, SIGN = "binary", "sign"
 _DOMAIN_TEXT = {BINARY: "{0, 1}", SIGN: "{-1, +1}"}
@@ -49,13 +49,13 @@ def first_violation(X, domain):
     """(row, column, value) of the first entry of X (row-major order) outside ``domain``
     — NaN/inf included — or None. For ``SIGN`` an entry a CSR row does not store is a zero,
     hence outside. Vectorized: one pass over the stored values."""
-    if not sp.issparse(X):
+    if not issparse(X):
         flat = np.flatnonzero(_outside(np.asarray(X), domain).ravel())
         if flat.size == 0:
             return None
         row, col = divmod(int(flat[0]), X.shape[1])
         return row, col, float(X[row, col])
-    X = sp.csr_matrix(X)
+    X = scipy_sparse().csr_matrix(X)
     bad = np.flatnonzero(_outside(X.data, domain))
     rows = []
     if bad.size:
@@ -161,7 +161,7 @@ class _DomainLearner(OnlineLinearClassifier):
         if cX.dense is not None:
             self._check_domain(cX.dense)
         else:
-            self._check_domain(sp.csr_matrix((cX.data, cX.indices, cX.indptr),
+            self._check_domain(scipy_sparse().csr_matrix((cX.data, cX.indices, cX.indptr),
                                              shape=(cX.n_rows, self.n_features_in_)))
         return prepared
 

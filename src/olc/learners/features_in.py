@@ -15,14 +15,15 @@ it as it was.
 import warnings
 
 import numpy as np
-import scipy.sparse as sp
+
+from .._sparse import issparse
 
 
 def _is_plain(X):
     if isinstance(X, np.ndarray):
         return (X.ndim == 2 and X.dtype.kind in "fiub" and not isinstance(X, np.matrix)
                 and X.shape[0] > 0 and X.shape[1] > 0)
-    return (sp.issparse(X) and X.format == "csr" and X.dtype.kind in "fiub"
+    return (issparse(X) and X.format == "csr" and X.dtype.kind in "fiub"
             and X.shape[0] > 0 and X.shape[1] > 0)
 
 
@@ -35,7 +36,7 @@ def validate_features(learner, X, *, first, finite=False):
     an error for different names, a warning when names are missing or new).
     ``finite``: reject NaN/inf here (the stream loops find them row by row instead)."""
     if _is_plain(X):
-        if sp.issparse(X):
+        if issparse(X):
             X = X if X.dtype == np.float64 else X.astype(np.float64)
         else:
             X = np.ascontiguousarray(X, dtype=np.float64)

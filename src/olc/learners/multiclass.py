@@ -146,7 +146,7 @@ def learn(learner, stream, start, stop, order, out, check):
         vecs, ints, scal = initial_state(learner, d, n_classes)
     else:
         learner._check_stream(stream)
-        vecs, ints, scal = learner._vecs, learner._ints, learner._scal
+        vecs, ints, scal = learner._writable_state()
     vecs = _compiled_vecs(learner, vecs)
     hp = stream.hp if stream.hp is not None else learner._hyperparameters()
     hp_k = class_hyperparameters(learner, hp, n_classes)
@@ -210,10 +210,10 @@ def decision_values(learner, X):
     """(n, K) decision values of the K learners (X already validated)."""
     from .._compiled.driver import LoopInput
 
-    hp_k = class_hyperparameters(learner, learner._hyperparameters(), learner._vecs.shape[0])
-    vecs = _compiled_vecs(learner, learner._vecs)
-    values, bad = decision_values_ovr(learner._rule, LoopInput(X), vecs, learner._ints,
-                                      learner._scal, hp_k)
+    vecs, ints, scal = learner._writable_state()
+    hp_k = class_hyperparameters(learner, learner._hyperparameters(), vecs.shape[0])
+    vecs = _compiled_vecs(learner, vecs)
+    values, bad = decision_values_ovr(learner._rule, LoopInput(X), vecs, ints, scal, hp_k)
     if bad >= 0:
         raise InputError(f"X contains a non-finite value at {describe_bad_row(X, bad)}; "
                          "olc learners need finite features")

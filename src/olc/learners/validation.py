@@ -1,7 +1,8 @@
 """Input checks that say what is wrong and where (row, column), and the small validators of
 hyper-parameters that the declarative constraints (``_parameter_constraints``) do not cover."""
 import numpy as np
-import scipy.sparse as sp
+
+from .._sparse import issparse
 
 
 class InputError(ValueError):
@@ -34,7 +35,7 @@ def describe_bad_row(X, row):
 
 def first_nonfinite(X):
     """(row, column, value) of the first NaN/inf entry of a dense or CSR matrix, else None."""
-    if sp.issparse(X):
+    if issparse(X):
         bad = np.flatnonzero(~np.isfinite(X.data))
         if bad.size == 0:
             return None
