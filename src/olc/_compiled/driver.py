@@ -5,6 +5,7 @@ import scipy.sparse as sp
 
 from ..config import strict_arithmetic
 from .families import loops_for
+from .feature_major import loop_vecs
 from .indices import as_index_array
 from .rule_ids import family_of
 
@@ -84,6 +85,7 @@ def run_online(rule, X, y, order, start, stop, vecs, ints, scal, hp, out, check=
     pred, score, updated, aux = out
     fast = not strict_arithmetic()
     loops = loops_for(rule)
+    vecs = loop_vecs(vecs)  # an averaged state: its feature-major array (feature_major.py)
     y = readonly(np.ascontiguousarray(y, dtype=np.float64))
     order = readonly(np.ascontiguousarray(order, dtype=np.int64))
     if X.sparse:
@@ -115,6 +117,7 @@ def decision_values(rule, X, vecs, ints, scal, hp):
     out = np.empty(X.n_rows)
     fast = not strict_arithmetic()
     loops = loops_for(rule)
+    vecs = loop_vecs(vecs)
     if X.sparse:
         bad = loops.score_csr(rule, csr_values(rule, X), X.indices, X.indptr, vecs, ints, scal,
                               hp, fast, out)

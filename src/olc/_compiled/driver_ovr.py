@@ -9,6 +9,7 @@ import numpy as np
 from ..config import strict_arithmetic
 from .driver import readonly
 from .families import load, ovr_loops_for
+from .feature_major import loop_vecs
 from .layouts.multiclass_pa import compiled_view
 from .rule_ids import family_of
 
@@ -50,7 +51,8 @@ def run_online_ovr(rule, X, labels, order, start, stop, vecs, ints, scal, hp, ou
         state, extra, learned = compiled_view(vecs), (np.zeros(n_classes),), None
     else:
         learned = np.full(n_classes, stop, dtype=np.int64)
-        state, extra = (vecs,), (OVR_BLOCK_ROWS, learned)
+        # a wide averaged state: its feature-major array (feature_major.py)
+        state, extra = (loop_vecs(vecs),), (OVR_BLOCK_ROWS, learned)
     if X.sparse:
         reached, cls, status = run_csr(
             rule, X.data, X.indices, X.indptr, labels, order, start, stop, *state, ints, scal,
@@ -70,7 +72,7 @@ def decision_values_ovr(rule, X, vecs, ints, scal, hp):
     out = np.empty((X.n_rows, vecs.shape[0]))
     fast = not strict_arithmetic()
     score_dense, score_csr = _k_class_loops(rule)[2:]
-    state, extra = (vecs,), ()
+    state, extra = (loop_vecs(vecs),), ()
     if family_of(rule).multiclass:  # as in run_online_ovr
         state, extra = compiled_view(vecs), (np.zeros(vecs.shape[0]),)
     if X.sparse:
