@@ -13,9 +13,7 @@ coordinates a row changes. We follow scikit-learn's implementation exactly
 averaged models agree with ``SGDClassifier(average=...)`` bit for bit where the iterates
 do.
 
-State (``layouts/averaging.py``; stored feature-major, u_j next to w_j, ``feature_major.py``:
-the rules get w and u from ``feature_rows``): the row u = ``avg_sum`` and, from the block's
-first slot,
+State (``layouts/averaging.py``): the row u = ``avg_sum`` and, from the block's first slot,
 ``rows`` t, ``count`` n, ``a``, ``b``, ``bias``, [``base_scale``]. The weight vector is
 w = s·v (s = 1 for the rules without a scale). After the rule's own update on row t:
 
@@ -53,34 +51,6 @@ ROWS, COUNT, A, B, BIAS, BASE_SCALE = (AveragingScal.ROWS, AveragingScal.COUNT, 
                                        AveragingScal.BASE_SCALE)
 #: Rebase when the scale has fallen below base_scale·REBASE_DECAY (see the docstring).
 REBASE_DECAY = 2.0 ** -10
-
-
-@jit(inline=INLINE)
-def feature_rows(vecs):
-    """(w, u, scratch) of an averaged state stored feature-major: ``vecs`` is its physical
-    array (2, d, 2) (``feature_major.py``: part 0 the pairs (w_j, u_j), part 1 a scratch), w
-    and u the strided views of its d features, ``scratch`` d contiguous floats
-    (``row_dot``). Only for a 3-D ``vecs``: the rules call it in a branch ``vecs.ndim == 3``,
-    which numba settles at compile time in a function compiled on its own (not IR-inlined),
-    so plain states never compile it."""
-    pairs = vecs[0]
-    d = pairs.shape[0]
-    return pairs[:, 0], pairs[:, 1], vecs[1].reshape(2 * d)[:d]
-
-
-@jit(inline=INLINE)
-def row_dot(w, scratch, idx, val, fast):
-    """w·x, with w strided when ``scratch`` is not None (an averaged state's, whose
-    ``scratch`` is then its contiguous buffer): the reassociated dot on a dense row runs on a
-    contiguous copy, so in the plain learner's order, bit for bit (LLVM's lanes depend on the
-    layout; O(d) on a row of d values). Every other dot reads w where it is."""
-    if scratch is not None:
-        if idx is None:
-            if val is not None and fast:  # see kernels.py for ``val is not None``
-                for j in range(val.shape[0]):
-                    scratch[j] = w[j]
-                return dot(scratch[:val.shape[0]], idx, val, fast)
-    return dot(w, idx, val, fast)
 
 
 @jit(inline=INLINE)
@@ -152,9 +122,9 @@ def needs_rebase(scal, first, after, in_range):
 
 
 @jit(inline=SHARED)
-def averaged_score(u, v, scratch, idx, val, scal, first, fast):
-    """x·(u + a·v)·(1/b) + avg_bias: the averaged model's decision value (``row_dot``)."""
+def averaged_score(u, v, idx, val, scal, first, fast):
+    """x·(u + a·v)·(1/b) + avg_bias: the averaged model's decision value."""
     a = scal[first + A]
-    su = row_dot(u, scratch, idx, val, fast)
-    sv = row_dot(v, scratch, idx, val, fast)
+    su = dot(u, idx, val, fast)
+    sv = dot(v, idx, val, fast)
     return (su + a * sv) * (1.0 / scal[first + B]) + scal[first + BIAS]

@@ -9,7 +9,7 @@ import numpy as np
 from ..config import strict_arithmetic
 from .driver import readonly
 from .families import load, ovr_loops_for
-from .feature_major import loop_vecs
+from .feature_major import dense_rows_state
 from .layouts.multiclass_pa import compiled_view
 from .rule_ids import family_of
 
@@ -51,16 +51,22 @@ def run_online_ovr(rule, X, labels, order, start, stop, vecs, ints, scal, hp, ou
         state, extra, learned = compiled_view(vecs), (np.zeros(n_classes),), None
     else:
         learned = np.full(n_classes, stop, dtype=np.int64)
-        # a wide averaged state: its feature-major array (feature_major.py)
-        state, extra = (loop_vecs(vecs),), (OVR_BLOCK_ROWS, learned)
+        state, extra = (vecs,), (OVR_BLOCK_ROWS, learned)
     if X.sparse:
         reached, cls, status = run_csr(
             rule, X.data, X.indices, X.indptr, labels, order, start, stop, *state, ints, scal,
             hp, fast, pred, score, updated, aux, *extra)
     else:
-        reached, cls, status = run_dense(
-            rule, X.dense, labels, order, start, stop, *state, ints, scal, hp, fast, pred,
-            score, updated, aux, *extra)
+        copy = dense_rows_state(vecs)  # a feature-major state: row by row (driver.run_online)
+        if copy is not None:
+            state = (copy,)
+        try:
+            reached, cls, status = run_dense(
+                rule, X.dense, labels, order, start, stop, *state, ints, scal, hp, fast, pred,
+                score, updated, aux, *extra)
+        finally:
+            if copy is not None:
+                vecs[...] = copy
     if learned is None:
         learned = np.full(n_classes, reached, dtype=np.int64)
     return int(reached), int(cls), int(status), learned
@@ -72,12 +78,15 @@ def decision_values_ovr(rule, X, vecs, ints, scal, hp):
     out = np.empty((X.n_rows, vecs.shape[0]))
     fast = not strict_arithmetic()
     score_dense, score_csr = _k_class_loops(rule)[2:]
-    state, extra = (loop_vecs(vecs),), ()
+    state, extra = (vecs,), ()
     if family_of(rule).multiclass:  # as in run_online_ovr
         state, extra = compiled_view(vecs), (np.zeros(vecs.shape[0]),)
     if X.sparse:
         bad = score_csr(rule, X.data, X.indices, X.indptr, *state, ints, scal, hp, fast,
                         *extra, out)
     else:
+        copy = dense_rows_state(vecs)
+        if copy is not None:
+            state = (copy,)
         bad = score_dense(rule, X.dense, *state, ints, scal, hp, fast, *extra, out)
     return out, int(bad)

@@ -1,5 +1,5 @@
 """Feature-major storage of the wide averaged states (``average=``): w_j and avg_sum_j side by
-side, and the numba type of their own that keeps them apart from every plain state.
+side, a numba type of their own.
 
 An averaged learner's rows (k = 2: the rule's weight row and ``avg_sum``; ``layouts/averaging``)
 are read and written together at every touched feature: w_j by the dot product and the update,
@@ -7,44 +7,36 @@ u_j by the lazy sum. Stored as two rows of length d, each touched feature costs 
 cache lines on wide sparse data (W2-like rows, d = 2²⁰: the averaged step ran at 2.0–2.4× the
 plain one); stored feature-major, (w_j, u_j) share one line (docs/architecture.md, "Averaging").
 
-- Python sees the state as always, (…, k, d): ``_vecs[0]`` is w, ``_vecs[AVG_SUM]`` is u, as
-  strided views (:func:`zeros`, :func:`interleave`) of a C-contiguous physical array
-  (…, 2, d, k): part 0 the features (the k values of feature j side by side), part 1 a
-  scratch of d·k contiguous floats. Only wide states are (``MIN_FEATURES``, ``stored``);
-  narrower ones stay C-contiguous row by row, (…, 2, d).
-- The compiled code receives that physical array (:func:`loop_vecs`): one dimension more than
-  a plain state's (3-D for a binary learner, 4-D for one-vs-rest's stack), so a type of its
-  own: the loops get a specialization for it on the first use of a wide averaged model, and
-  the rules choose their feature-major code by ``vecs.ndim`` (settled at compile time in
-  every function compiled on its own, ``averaging.feature_rows``). Plain states, and
-  averaged ones stored row by row, compile exactly the code they compiled before.
-- The scratch holds a contiguous copy of w for the reassociated dot product on dense rows
-  (``averaging.row_dot``): that sum's order (LLVM's vector lanes) depends on the memory
-  layout, and the copy makes it the plain learner's, bit for bit (an averaged learner before
-  its average starts is the plain one). Only dense rows touch it: on sparse input its pages
-  are never written, so never mapped (``np.zeros``).
+- The state keeps its shape (…, k, d): ``_vecs[0]`` is w, ``_vecs[AVG_SUM]`` is u. It is a
+  strided view (:func:`zeros`, :func:`interleave`) of a C-contiguous (…, d, k) array. Only wide
+  states are stored so (``MIN_FEATURES``, ``stored``); narrower ones stay C-contiguous row by
+  row.
+- The compiled code gets that strided view as it is on sparse rows: an "A"-layout array, a
+  numba type of its own, so the loops and steps are compiled for it on the first use of a
+  wide averaged model, and never for a plain one (whose states are "C" arrays: the code they
+  compiled before, unchanged). The rules index it like any state (``vecs[W]`` is a strided
+  row); the sparse dot reads strided weights in the same order (``kernels.sparse_dot_split``),
+  so the bits are those of the row storage.
+- Dense rows get a contiguous copy instead (:func:`dense_rows_state`, written back after the
+  call): LLVM vectorizes the reassociated dense dot by lanes that depend on the memory layout,
+  and the copy keeps those bits the row storage's (an averaged learner before its average
+  starts is the plain one). A dense row reads d values anyway, so the O(d) copy per call is
+  at most one row's work.
 """
 import numpy as np
 
 _ITEM = np.dtype(np.float64).itemsize
 #: Averaged states of at least this many features are stored feature-major; narrower ones row
-#: by row (C (…, 2, d), as before): their rows sit in L2 (2 MiB here) anyway, where the
-#: layout saves no cache misses, and the reassociated dense dot needs its contiguous copy
-#: of w (``averaging.row_dot``), measured at 1.5–1.75× the plain step on W1-like dense rows
-#: (d = 100) when every width was feature-major. A module attribute: the tests set it to 1
-#: to run every averaged state feature-major.
+#: by row (C (…, 2, d)): their rows sit in L2 (2 MiB here) anyway, where the layout saves no
+#: cache misses. A module attribute: the tests set it to 1 to run every averaged state
+#: feature-major.
 MIN_FEATURES = 2 ** 17
 
 
-def _physical_shape(shape):
-    *lead, k, d = shape
-    return (*lead, 2, d, k)
-
-
 def zeros(shape):
-    """A zeroed state of logical ``shape`` (…, k, d), stored feature-major."""
-    physical = np.zeros(_physical_shape(shape))
-    return np.swapaxes(physical[..., 0, :, :], -1, -2)
+    """A zeroed state of ``shape`` (…, k, d), stored feature-major."""
+    *lead, k, d = shape
+    return np.swapaxes(np.zeros((*lead, d, k)), -1, -2)
 
 
 def _owner(a):
@@ -53,40 +45,27 @@ def _owner(a):
     return a
 
 
-def _physical(vecs):
-    """The physical array behind a feature-major view ``vecs``, or None when ``vecs`` is not
-    one (the strides of the feature-major layout, k ≥ 2, and the memory of the physical array
-    behind it, scratch included: a copy that kept the strides but not those is not)."""
+def is_interleaved(vecs):
+    """Whether ``vecs`` (…, k, d), k ≥ 2, is stored feature-major: the strides of
+    :func:`zeros`'s views over a C-contiguous owner that holds all of it."""
     if not isinstance(vecs, np.ndarray) or vecs.ndim < 2:
-        return None
+        return False
     strides = vecs.strides
     if strides[-1] == _ITEM or strides[-2] != _ITEM:  # first: the plain states' quick exit
-        return None
+        return False
     k, d = vecs.shape[-2:]
     if k < 2 or strides[-1] != _ITEM * k or vecs.dtype != np.float64:
-        return None
-    size = 2 * d * k * _ITEM
+        return False
+    size = d * k * _ITEM
     for n, stride in zip(vecs.shape[-3::-1], vecs.strides[-3::-1]):
         if stride != size:
-            return None
+            return False
         size *= n
     owner = _owner(vecs)
     if not owner.flags.c_contiguous:
-        return None
+        return False
     offset = vecs.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
-    if offset < 0 or offset + size > owner.nbytes:
-        return None
-    # A view of the owner's buffer (numpy's as_strided costs ~50 µs a call; this ~1 µs).
-    physical = np.ndarray(_physical_shape(vecs.shape), np.float64, buffer=owner,
-                          offset=offset)
-    if not vecs.flags.writeable:
-        physical.flags.writeable = False
-    return physical
-
-
-def is_interleaved(vecs):
-    """Whether ``vecs`` (…, k, d) is a view made by :func:`zeros` (see ``_physical``)."""
-    return _physical(vecs) is not None
+    return 0 <= offset and offset + size <= owner.nbytes
 
 
 def interleave(vecs):
@@ -103,14 +82,13 @@ def stored(vecs):
     ``MIN_FEATURES`` features on (``interleave``), else C-contiguous row by row."""
     if vecs.shape[-1] >= MIN_FEATURES:
         return interleave(vecs)
-    if is_interleaved(vecs) or not vecs.flags.c_contiguous:
+    if not vecs.flags.c_contiguous:
         return np.ascontiguousarray(vecs)
     return vecs
 
 
-def loop_vecs(vecs):
-    """The array the compiled code takes for the state ``vecs``: the physical (…, 2, d, k)
-    array behind a feature-major view (one dimension more: its own numba type); any other
-    state as it is."""
-    physical = _physical(vecs)
-    return vecs if physical is None else physical
+def dense_rows_state(vecs):
+    """The state the dense loops take for ``vecs``: a C-contiguous copy of a feature-major
+    state (the caller writes it back when the loops may have changed it), else None (the
+    state itself)."""
+    return np.ascontiguousarray(vecs) if is_interleaved(vecs) else None

@@ -130,10 +130,6 @@ def run_csr(rule, data, indices, indptr, y, order, start, stop, vecs, ints, scal
     n_prefetch = min(vecs.shape[0], 2)  # v (and a second vector, e.g. OMM's v₋)
     if n_prefetch * vecs.shape[1] < PREFETCH_MIN_WEIGHTS:
         n_prefetch = 0  # the weights stay in L2: prefetching them only costs instructions
-    if vecs.ndim == 3 and n_prefetch > 0:
-        # a wide averaged state stored feature-major (2, d, 2): a feature's weights share
-        # one cache line of part 0 (``feature_major.py``); its part 1 is a scratch
-        n_prefetch = 1
     for k in range(start, stop):
         # The weights the row after next will read: random reads into a large weight vector
         # bound this loop (docs/architecture.md, "CSR rows").

@@ -107,8 +107,6 @@ def run_csr_ovr(rule, data, indices, indptr, labels, order, start, stop, vecs, i
     n_prefetch = min(vecs.shape[1], 2)  # as loops.run_csr, on one class's vectors
     if n_prefetch * vecs.shape[2] < PREFETCH_MIN_WEIGHTS:
         n_prefetch = 0
-    if vecs.ndim == 4 and n_prefetch > 0:
-        n_prefetch = 1  # feature-major averaged states (as loops.run_csr)
     for b0 in range(start, stop, block):
         end, status, cls = min(stop, b0 + block), OK, n_classes
         for k in range(b0, end):  # a NaN/inf row: no class learns it

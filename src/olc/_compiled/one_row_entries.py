@@ -17,7 +17,6 @@ import threading
 import numpy as np
 
 from . import caching, families
-from .feature_major import loop_vecs
 from .rule_ids import CORE_SOURCES, FAMILIES, family_of
 
 # learn_one's result: the step's ``updated`` flag, or why it stopped before learning.
@@ -116,9 +115,7 @@ def bind(rule, vecs, ints, scal, hp):
         return learn, score
     from numba import typeof, types
 
-    # An averaged state is passed as its feature-major array (``feature_major.loop_vecs``:
-    # the caller does so on every call too).
-    state = tuple(typeof(a) for a in (loop_vecs(vecs), ints, scal, hp)) + tuple(
+    state = tuple(typeof(a) for a in (vecs, ints, scal, hp)) + tuple(
         typeof(a) for a in row_buffers(1))
     raw = typeof(b"")
     learn = learn.compile((types.int64, raw, raw, types.float64) + state + (types.boolean,))

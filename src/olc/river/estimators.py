@@ -43,7 +43,7 @@ class _Common(LearnerState):
             raise bad_value_error(x) from None
         if self._domain is not None:
             self._check_domain(x, raw, self._columns)
-        s = self._entries.score(self._rule, cols, raw, self._lvecs, self._ints, self._scal,
+        s = self._entries.score(self._rule, cols, raw, self._vecs, self._ints, self._scal,
                            self._hp, self._idx_buf, self._val_buf, not config._strict)
         if s != s:
             return self._checked_score(x, cols, raw, self._state)
@@ -62,7 +62,7 @@ class _Common(LearnerState):
             raw = fmt.pack(*x.values())
         except Exception:
             raise bad_value_error(x) from None
-        r = self._entries.learn(self._rule, cols, raw, target, self._lvecs, self._ints, self._scal,
+        r = self._entries.learn(self._rule, cols, raw, target, self._vecs, self._ints, self._scal,
                            self._hp, self._idx_buf, self._val_buf, not config._strict)
         if r > 1:
             r = self._stopped(r, x, cols, raw, target)
@@ -149,7 +149,7 @@ class Classifier(_Common, base.MiniBatchClassifier):
             raw = fmt.pack(*x.values())
         except Exception:  # struct.error, TypeError: a value that is not a number
             raise bad_value_error(x) from None
-        r = self._entries.learn(self._rule, cols, raw, target, self._lvecs, self._ints, self._scal,
+        r = self._entries.learn(self._rule, cols, raw, target, self._vecs, self._ints, self._scal,
                            self._hp, self._idx_buf, self._val_buf, not config._strict)
         if r > 1:
             r = self._stopped(r, x, cols, raw, target)
@@ -171,7 +171,7 @@ class Classifier(_Common, base.MiniBatchClassifier):
             raise bad_value_error(x) from None
         if self._domain is not None:
             self._check_domain(x, raw, self._columns)
-        s = self._entries.score(self._rule, cols, raw, self._lvecs, self._ints, self._scal,
+        s = self._entries.score(self._rule, cols, raw, self._vecs, self._ints, self._scal,
                            self._hp, self._idx_buf, self._val_buf, not config._strict)
         if s != s:
             s = self._checked_score(x, cols, raw, self._state)

@@ -13,7 +13,6 @@ import numpy as np
 
 from .. import config
 from .._compiled.driver import LoopInput, decision_values, run_online
-from .._compiled.feature_major import loop_vecs
 from .._compiled.one_row_entries import BAD_VALUE, DECLINED, bind, entries_for, row_buffers
 from .._compiled.status import OVERFLOW
 from ..learners.base import OnlineLinearModel
@@ -105,12 +104,10 @@ class LearnerState:
         and the scratch row they write an example into (one value per column at most);
         called whenever the state arrays are replaced (created, grown), which is rare."""
         self._idx_buf, self._val_buf = row_buffers(max(self._width, len(self._columns)))
-        # The entries take an averaged state as its feature-major array (``_lvecs``,
-        # ``feature_major.loop_vecs``); a state read back from a pickle is a plain copy,
-        # stored feature-major again first.
+        # A wide averaged state read back from a pickle is a plain copy: stored feature-major
+        # again (``_compiled/feature_major.py``).
         if self._vecs is not None:
             self._vecs = self._model._stored_vecs(self._vecs)
-        self._lvecs = None if self._vecs is None else loop_vecs(self._vecs)
         if self._vecs is None:
             entries = entries_for(self._rule)
             learn, score = entries.learn_one, entries.score_one
@@ -125,7 +122,7 @@ class LearnerState:
     def __getstate__(self):
         state = self.__dict__.copy()
         for name in ("_entries", "_rows", "_misses", "_last", "_idx_buf",
-                     "_val_buf", "_lvecs"):
+                     "_val_buf"):
             state.pop(name, None)
         return state
 
@@ -178,7 +175,7 @@ class LearnerState:
         self._columns.forget(n_before)
         self._last = None
         if self._fixed is not None and self.features is None and not len(self._columns):
-            self._vecs = self._lvecs = self._ints = self._scal = None
+            self._vecs = self._ints = self._scal = None
             self._width = 0
 
     # -- one example -----------------------------------------------------------------------
@@ -201,7 +198,7 @@ class LearnerState:
             if len(self._columns) != n_before:
                 self._added_columns(n_before)
         try:
-            r = self._entries.learn(self._rule, cols, raw, target, self._lvecs, self._ints,
+            r = self._entries.learn(self._rule, cols, raw, target, self._vecs, self._ints,
                                self._scal, self._hp, self._idx_buf, self._val_buf,
                                not config._strict)
             if r > 1:
@@ -233,7 +230,7 @@ class LearnerState:
             if grown is None:
                 break
             self._set_state((grown[0], self._ints, grown[1]), self._width)
-            r = self._entries.learn(self._rule, cols, raw, target, self._lvecs, self._ints,
+            r = self._entries.learn(self._rule, cols, raw, target, self._vecs, self._ints,
                                self._scal, self._hp, self._idx_buf, self._val_buf,
                                not config._strict)
         if r <= 1:
@@ -279,10 +276,8 @@ class LearnerState:
         if self._domain is not None:
             self._check_domain(x, raw, columns)
         vecs, ints, scal = state
-        if vecs is self._vecs:
-            idx_buf, val_buf, vecs = self._idx_buf, self._val_buf, self._lvecs
-        else:
-            idx_buf, val_buf, vecs = (*row_buffers(len(columns)), loop_vecs(vecs))
+        idx_buf, val_buf = ((self._idx_buf, self._val_buf) if vecs is self._vecs
+                            else row_buffers(len(columns)))
         s = self._entries.score(self._rule, cols, raw, vecs, ints, scal, self._hp, idx_buf,
                            val_buf, not config._strict)
         if s != s:
@@ -309,7 +304,7 @@ class LearnerState:
 
     def _checked_score(self, x, cols, raw, state):
         vecs, ints, scal = state
-        s = self._entries.score(self._rule, cols, raw, loop_vecs(vecs), ints, scal, self._hp,
+        s = self._entries.score(self._rule, cols, raw, vecs, ints, scal, self._hp,
                            *row_buffers(len(cols) // 8), not config._strict)
         if s != s:
             raise bad_value_error(x) or InputError("the decision value is not finite on this "

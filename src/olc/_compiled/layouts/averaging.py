@@ -14,10 +14,7 @@ learner uses :func:`averaged_layout` of it, which appends
 - the hyper-parameter ``average`` (the row t at which averaging starts, ≥ 1).
 
 The averaged weights are (avg_sum + avg_a·v)·(1/avg_b), v the rule's weight row (raw, when
-the rule keeps w = s·v); ``_compiled/averaging.py`` keeps them. The two rows are stored
-feature-major (``_compiled/feature_major.py``: v_j and avg_sum_j in one cache line), which
-the compiled code's ``averaging.feature_rows`` reads as columns 0 and 1: every averaged
-layout has exactly the weight row, then ``avg_sum`` (asserted by ``averaged_layout``).
+the rule keeps w = s·v); ``_compiled/averaging.py`` keeps them.
 """
 from ..layout import Layout, fields, _names
 
@@ -55,5 +52,4 @@ def averaged_layout(layout, hp, scalars, vectors):
     assert _names(vectors)[:layout.n_vectors] == _names(layout.vectors)
     assert layout.int_slots is None and layout.int_blocks is None
     assert not (layout.variable_vectors or layout.variable_scalars or layout.variable_hp)
-    assert _names(vectors) == _names(layout.vectors) + (SUM_ROW,) and layout.n_vectors == 1
     return Layout(layout.rule, hp=hp, scalars=scalars, vectors=vectors)

@@ -19,9 +19,9 @@ nonzero *values* of x, so dense and CSR rows trigger it at the same steps.
 """
 import math
 
-from ..averaging import average_step, averaged_score, feature_rows, row_dot
+from ..averaging import average_step, averaged_score
 from ..caching import jit
-from ..kernels import INLINE, LLVM_INLINE, SHARED, axpy, dot, sign, sqnorm
+from ..kernels import INLINE, axpy, dot, sign, sqnorm
 from ..layouts.bayes_point import (
     FIRST_BASE_HP,
     FIRST_MEMBER_BLOCK,
@@ -47,9 +47,6 @@ from .linear import passive_aggressive_step, perceptron_step
 
 W = LinearVec.W
 AVG_SUM, AVG = AvgGPVec.AVG_SUM, AvgGPScal.AVG_ROWS
-# The lazy sum's row of a row-by-row averaged state, else the weight row (plain ints: the
-# two enums do not unify).
-U_ROW, W_ROW = int(AVG_SUM), int(W)
 AVG_COUNT = AveragingScal.COUNT
 SUM, SCRATCH = ObpmVec.SUM, ObpmVec.SCRATCH
 
@@ -71,48 +68,22 @@ def _sqnorm_count(idx, val):
 
 # -- generalised perceptron -----------------------------------------------------------------
 
-# The feature-major round and score are calls (``SHARED``): inlined, their second copy of the
-# round (strided rows) was optimized again in every loop that inlines it (rules/linear.py).
-@jit(inline=SHARED)
-def _gp_score_feature_major(idx, val, vecs, scal, fast):
-    w, u, scratch = feature_rows(vecs)
-    if scal[AVG + AVG_COUNT] > 0.0:  # averaging has begun
-        return averaged_score(u, w, scratch, idx, val, scal, AVG, fast)
-    return row_dot(w, scratch, idx, val, fast) + scal[GPScal.BIAS]
-
-
-@jit(inline=SHARED)
-def _gp_feature_major(idx, val, y, vecs, scal, hp, fast):
-    w, u, scratch = feature_rows(vecs)
-    return _gp(idx, val, y, w, u, scratch, True, scal, hp, fast)
-
-
 @jit(inline=INLINE)
 def gp_score(idx, val, vecs, ints, scal, hp, fast):
-    """The score of a 2-D state (plain, or averaged row by row)."""
-    if vecs.shape[0] > AVG_SUM and scal[AVG + AVG_COUNT] > 0.0:  # averaged, row by row
-        return averaged_score(vecs[AVG_SUM], vecs[W], None, idx, val, scal, AVG, fast)
+    if vecs.shape[0] > AVG_SUM and scal[AVG + AVG_COUNT] > 0.0:  # averaging has begun
+        return averaged_score(vecs[AVG_SUM], vecs[W], idx, val, scal, AVG, fast)
     return dot(vecs[W], idx, val, fast) + scal[GPScal.BIAS]
 
 
 @jit(inline=INLINE)
 def gp_step(idx, val, y, vecs, ints, scal, hp, fast):
-    """The generalised perceptron's round (``_gp``) on the rows of a 2-D state (plain, or
-    averaged row by row; the feature-major ones: ``_gp_feature_major``)."""
-    averaging = vecs.shape[0] > AVG_SUM  # the state has the sum row
-    return _gp(idx, val, y, vecs[W], vecs[U_ROW if averaging else W_ROW], None, averaging, scal,
-               hp, fast)
-
-
-@jit(inline=INLINE)
-def _gp(idx, val, y, w, u, scratch, averaging, scal, hp, fast):
     """Algorithm 1, one round: update when y(w_k·x)/‖w_k‖ ≤ ρ_k (line 3), w_{k+1} = w_k +
     η_k y x (line 4), k ← k + 1 (line 5). Tested as y(w·x + b) ≤ ρ_k‖(w, b)‖ (the same for
     ‖w‖ > 0; at w = 0, where the paper's ratio is 0/0, the margin counts as 0, so the first
     round updates as the perceptron's does). Then, when the state has it, the averaging of
-    the iterate (``averaging.py``) in the lazy sum u when ``averaging``. Compiled once per
-    row layout for a C state's rows and once for a feature-major state's, inlined by LLVM."""
-    s = row_dot(w, scratch, idx, val, fast) + scal[GPScal.BIAS]
+    the iterate (``averaging.py``)."""
+    w = vecs[W]
+    s = dot(w, idx, val, fast) + scal[GPScal.BIAS]
     pred = sign(s)
     if not math.isfinite(s):
         return s, pred, False, 0.0
@@ -122,8 +93,8 @@ def _gp(idx, val, y, w, u, scratch, averaging, scal, hp, fast):
         rho = rho / math.sqrt(k)
     sq = scal[GPScal.SQ]
     if y * s > rho * math.sqrt(sq):
-        if averaging:  # a call
-            average_step(idx, val, u, scal, AVG, hp, AvgGPHP.AVERAGE, 0.0, 1.0,
+        if vecs.shape[0] > AVG_SUM:  # averaging (the state has the sum row): a call
+            average_step(idx, val, vecs[AVG_SUM], scal, AVG, hp, AvgGPHP.AVERAGE, 0.0, 1.0,
                          scal[GPScal.BIAS])
         return s, pred, False, 0.0
     eta = hp[GPHP.ETA]
@@ -147,8 +118,9 @@ def _gp(idx, val, y, w, u, scratch, averaging, scal, hp, fast):
         work = 0.0
     scal[GPScal.SQ] = new_sq if new_sq > 0.0 else 0.0
     scal[GPScal.WORK] = work
-    if averaging:
-        average_step(idx, val, u, scal, AVG, hp, AvgGPHP.AVERAGE, a, 1.0, scal[GPScal.BIAS])
+    if vecs.shape[0] > AVG_SUM:
+        average_step(idx, val, vecs[AVG_SUM], scal, AVG, hp, AvgGPHP.AVERAGE, a, 1.0,
+                     scal[GPScal.BIAS])
     return s, pred, True, 0.0
 
 
@@ -312,13 +284,8 @@ def obpm_step(idx, val, y, vecs, ints, scal, hp, fast):
 
 # -- family dispatchers ---------------------------------------------------------------------
 
-# A 3-D ``vecs`` is an averaged state stored feature-major (``feature_major.py``; only the
-# generalised perceptron averages); these are compiled on their own, so numba settles
-# ``vecs.ndim`` at compile time and plain states never compile the feature-major code.
 @jit()
 def family_score(rule, idx, val, vecs, ints, scal, hp, fast):
-    if vecs.ndim == 3:
-        return _gp_score_feature_major(idx, val, vecs, scal, fast)
     if rule == GENERALIZED_PERCEPTRON:
         return gp_score(idx, val, vecs, ints, scal, hp, fast)
     return obpm_score(idx, val, vecs, ints, scal, hp, fast)
@@ -326,8 +293,6 @@ def family_score(rule, idx, val, vecs, ints, scal, hp, fast):
 
 @jit()
 def family_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
-    if vecs.ndim == 3:
-        return _gp_feature_major(idx, val, y, vecs, scal, hp, fast)
     if rule == GENERALIZED_PERCEPTRON:
         return gp_step(idx, val, y, vecs, ints, scal, hp, fast)
     return obpm_step(idx, val, y, vecs, ints, scal, hp, fast)

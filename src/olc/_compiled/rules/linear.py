@@ -5,20 +5,17 @@ bias ``b = scal[BIAS]`` (layouts: ``layouts/linear.py``).
 (classification), the ε-insensitive loss in ``rules/regression.py``.
 
 Averaging (``average=``): when the state holds the averaging rows (layouts
-``*_AVERAGED_LAYOUT``, stored feature-major: ``feature_major.py``, ``averaging.feature_rows``),
-each step also accounts its iterate in the lazy sum (``averaging.average_step``, O(nnz(x)))
-and the score is the averaged model's; the update itself is unchanged, as in scikit-learn's
-averaged SGD. The step bodies (``_perceptron``, ``_pa``) take the weights as arguments: rows
-of a C state (plain, or averaged row by row) or the strided w and u of a feature-major one;
-compiled once for each. (The averaging sits in the step
+``*_AVERAGED_LAYOUT``), each step also accounts its iterate in the lazy sum
+(``averaging.average_step``, O(nnz(x))) and the score is the averaged model's; the update
+itself is unchanged, as in scikit-learn's averaged SGD. (The averaging sits in the step
 functions themselves, not in a wrapper around an IR-inlined round: nested IR inlining had
 doubled the family's compile time.)"""
 import math
 
 from ..caching import jit
 
-from ..averaging import average_step, averaged_score, feature_rows, row_dot
-from ..kernels import INLINE, LLVM_INLINE, SHARED, axpy, dot, sign, sqnorm
+from ..averaging import average_step, averaged_score
+from ..kernels import INLINE, LLVM_INLINE, axpy, dot, sign, sqnorm
 from ..layouts.averaging import AveragingScal
 from ..layouts.linear import AveragedLinearScal, AveragedLinearVec
 from ..layouts.linear import AveragedPassiveAggressiveHP as AvgPAHP
@@ -31,36 +28,17 @@ from ..rule_ids import PERCEPTRON
 
 BIAS, W = LinearScal.BIAS, LinearVec.W
 AVG_SUM, AVG = AveragedLinearVec.AVG_SUM, AveragedLinearScal.AVG_ROWS
-# The lazy sum's row of a row-by-row averaged state, else the weight row (plain ints: the
-# two enums do not unify).
-U_ROW, W_ROW = int(AVG_SUM), int(W)
 AVG_COUNT = AveragingScal.COUNT
 # The drop-ins' fields (SklearnHP) follow the learner's own hyper-parameters, ``average``
 # included when the learner averages.
 AVG_PERCEPTRON_EXTENSION, AVG_PA_EXTENSION = len(AvgPHP), len(AvgPAHP)
 
 
-@jit(forceinline=LLVM_INLINE)
+@jit(inline=INLINE)
 def linear_score(idx, val, vecs, ints, scal, hp, fast):
-    """w·x + b, or the averaged model's once its average holds an iterate. Compiled on its
-    own (inlined by LLVM), so that ``vecs.ndim`` is settled at compile time: a plain state
-    never compiles the feature-major code (``averaging.feature_rows``)."""
-    if vecs.ndim == 3:  # an averaged state stored feature-major
-        return _linear_score_feature_major(idx, val, vecs, scal, fast)
-    if vecs.shape[0] > AVG_SUM and scal[AVG + AVG_COUNT] > 0.0:  # averaged, row by row
-        return averaged_score(vecs[AVG_SUM], vecs[W], None, idx, val, scal, AVG, fast)
+    if vecs.shape[0] > AVG_SUM and scal[AVG + AVG_COUNT] > 0.0:  # averaging has begun
+        return averaged_score(vecs[AVG_SUM], vecs[W], idx, val, scal, AVG, fast)
     return dot(vecs[W], idx, val, fast) + scal[BIAS]
-
-
-# The feature-major steps and score are calls (``SHARED``): inlined, their second copy of the
-# step body (strided rows) was optimized again in every loop that inlines the step, ~3× the
-# family's cold compile; a call per row costs nothing next to a wide state's cache misses.
-@jit(inline=SHARED)
-def _linear_score_feature_major(idx, val, vecs, scal, fast):
-    w, u, scratch = feature_rows(vecs)
-    if scal[AVG + AVG_COUNT] > 0.0:  # averaging has begun
-        return averaged_score(u, w, scratch, idx, val, scal, AVG, fast)
-    return row_dot(w, scratch, idx, val, fast) + scal[BIAS]
 
 
 @jit(forceinline=LLVM_INLINE)
@@ -80,40 +58,20 @@ def row_extension(hp, offset, y):
 
 @jit(forceinline=LLVM_INLINE)
 def perceptron_step(idx, val, y, vecs, ints, scal, hp, fast):
-    """Rosenblatt's perceptron (``_perceptron``) on the state's weights: rows of a plain or
-    row-by-row averaged state, or the strided w and u of a feature-major one."""
-    if vecs.ndim == 3:  # feature-major (settled at compile time: ``linear_score``)
-        return _perceptron_feature_major(idx, val, y, vecs, scal, hp, fast)
-    averaging = vecs.shape[0] > AVG_SUM  # the state has the sum row
-    return _perceptron(idx, val, y, vecs[W], vecs[U_ROW if averaging else W_ROW], None,
-                       averaging, scal, hp, fast,
-                       AVG_PERCEPTRON_EXTENSION if averaging else PERCEPTRON_EXTENSION)
-
-
-@jit(inline=SHARED)
-def _perceptron_feature_major(idx, val, y, vecs, scal, hp, fast):
-    w, u, scratch = feature_rows(vecs)
-    return _perceptron(idx, val, y, w, u, scratch, True, scal, hp, fast,
-                       AVG_PERCEPTRON_EXTENSION)
-
-
-@jit(inline=INLINE)
-def _perceptron(idx, val, y, w, u, scratch, averaging, scal, hp, fast, extension):
     """Rosenblatt's perceptron (Ho-Nguyen et al. 2025, Example 5.1; Kitani's lecture notes,
     Algorithm 3).
 
     Default: update when y(w·x + b) ≤ 0. With ``mistake_only``: update only when
     the prediction sign(w·x + b), sign(0) = +1, differs from y, as in the lecture notes.
-    Then, when ``averaging``, the averaging of the iterate in the lazy sum u
-    (``averaging.average_step``). Compiled once per row layout for rows of a C state (plain,
-    or averaged row by row: the same code as before feature-major storage) and once for a
-    feature-major state's strided rows.
+    Then, when the state has it, the averaging of the iterate (``averaging.average_step``).
     """
-    s = row_dot(w, scratch, idx, val, fast) + scal[BIAS]
+    s = dot(vecs[W], idx, val, fast) + scal[BIAS]
     pred = sign(s)
     if not math.isfinite(s):
         return s, pred, False, 0.0  # overflow: never update on it (the loop stops)
-    label, weight, decay = row_extension(hp, extension, y)
+    averaging = vecs.shape[0] > AVG_SUM
+    label, weight, decay = row_extension(
+        hp, AVG_PERCEPTRON_EXTENSION if averaging else PERCEPTRON_EXTENSION, y)
     if hp[PHP.MISTAKE_ONLY] != 0.0:
         upd = pred != label
     else:
@@ -124,11 +82,12 @@ def _perceptron(idx, val, y, w, u, scratch, averaging, scal, hp, fast, extension
         if c == 0.0 and weight != 1.0:
             upd = False  # a weighted step of 0 moves nothing (scikit-learn)
         else:
-            axpy(c, idx, val, w)
+            axpy(c, idx, val, vecs[W])
             if hp[PHP.FIT_INTERCEPT] != 0.0:
                 scal[BIAS] += c * decay
-    if averaging:  # a call (every row is an iterate)
-        average_step(idx, val, u, scal, AVG, hp, AvgPHP.AVERAGE, c, 1.0, scal[BIAS])
+    if averaging:  # the state has the sum row: a call (every row is an iterate)
+        average_step(idx, val, vecs[AVG_SUM], scal, AVG, hp, AvgPHP.AVERAGE, c, 1.0,
+                     scal[BIAS])
     return s, pred, upd, 0.0
 
 
@@ -147,22 +106,6 @@ def loss_and_direction(loss, y, s, epsilon):
 
 @jit(inline=INLINE)
 def pa_step(loss, idx, val, y, vecs, ints, scal, hp, fast):
-    """The Passive-Aggressive step (``_pa``) on the state's weights: rows of a plain or
-    row-by-row averaged state (2-D ``vecs``; the feature-major ones: ``pa_step_feature_major``,
-    chosen by the callers compiled on their own)."""
-    averaging = vecs.shape[0] > AVG_SUM  # the state has the sum row
-    return _pa(loss, idx, val, y, vecs[W], vecs[U_ROW if averaging else W_ROW], None, averaging,
-               scal, hp, fast, AVG_PA_EXTENSION if averaging else PA_EXTENSION)
-
-
-@jit(inline=SHARED)
-def pa_step_feature_major(loss, idx, val, y, vecs, scal, hp, fast):
-    w, u, scratch = feature_rows(vecs)
-    return _pa(loss, idx, val, y, w, u, scratch, True, scal, hp, fast, AVG_PA_EXTENSION)
-
-
-@jit(inline=INLINE)
-def _pa(loss, idx, val, y, w, u, scratch, averaging, scal, hp, fast, extension):
     """One Passive-Aggressive step over a loss: PA, PA-I and PA-II (Crammer et al. 2006,
     Fig. 1 for classification, §4 for regression; the textbook chapter §31.2.1–§31.2.2).
 
@@ -174,14 +117,14 @@ def _pa(loss, idx, val, y, w, u, scratch, averaging, scal, hp, fast, extension):
     bias only (τ = ℓ/κ), or nothing without a bias. A step that would not be finite is
     declined and reported as an overflow (a non-finite score), so the state never holds
     inf/NaN. Every round that is learned (finite score, not declined) is then averaged
-    when ``averaging``, in the lazy sum u (one exit, so one call). Compiled once per row
-    layout for a C state's rows and once for a feature-major state's, inlined by LLVM.
+    when the state has it (one exit, so one call).
     """
-    s = row_dot(w, scratch, idx, val, fast) + scal[BIAS]
+    s = dot(vecs[W], idx, val, fast) + scal[BIAS]
     pred = sign(s)
     if not math.isfinite(s):
         return s, pred, False, 0.0  # overflow: never update on it (the loop stops)
-    label, weight, decay = row_extension(hp, extension, y)
+    averaging = vecs.shape[0] > AVG_SUM
+    label, weight, decay = row_extension(hp, AVG_PA_EXTENSION if averaging else PA_EXTENSION, y)
     ell, direction = loss_and_direction(loss, label, s, hp[PAHP.EPSILON])
     step = 0.0  # what w moved by (times x)
     moved = False
@@ -208,12 +151,13 @@ def _pa(loss, idx, val, y, w, u, scratch, averaging, scal, hp, fast, extension):
                 # nothing moves
                 step = 0.0
             else:
-                axpy(step, idx, val, w)
+                axpy(step, idx, val, vecs[W])
                 if fit_bias:
                     scal[BIAS] += step * decay
                 moved = True
-    if averaging:  # a call (every row is an iterate)
-        average_step(idx, val, u, scal, AVG, hp, AvgPAHP.AVERAGE, step, 1.0, scal[BIAS])
+    if averaging:  # the state has the sum row: a call (every row is an iterate)
+        average_step(idx, val, vecs[AVG_SUM], scal, AVG, hp, AvgPAHP.AVERAGE, step, 1.0,
+                     scal[BIAS])
     return s, pred, moved, 0.0
 
 
@@ -230,8 +174,6 @@ def passive_aggressive_step(idx, val, y, vecs, ints, scal, hp, fast):
     defining problem exactly over (w, b): min ½‖w'−w‖² + ½(b'−b)² s.t. y(w'·x + b') ≥ 1,
     i.e. τ = ℓ/(‖x‖² + 1) (``bias_in_norm`` counts the bias in the norm).
     """
-    if vecs.ndim == 3:  # feature-major (settled at compile time: ``linear_score``)
-        return pa_step_feature_major(HINGE, idx, val, y, vecs, scal, hp, fast)
     return pa_step(HINGE, idx, val, y, vecs, ints, scal, hp, fast)
 
 

@@ -28,7 +28,7 @@ from ..layouts.linear import EPSILON_INSENSITIVE
 from ..rule_ids import (AROW_DIAGONAL, AROW_DIAGONAL_PRECISION, AROW_FULL,
                         AROW_REGRESSION_DIAGONAL, AROW_REGRESSION_DIAGONAL_PRECISION,
                         AROW_REGRESSION_FULL, PA_REGRESSION)
-from .linear import linear_score, pa_step, pa_step_feature_major
+from .linear import linear_score, pa_step
 from .second_order import arow_score, arow_update
 
 
@@ -56,12 +56,9 @@ def _arow_regression_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
 
 # -- family dispatchers (ids 70–79) ---------------------------------------------------------------
 
-# A 3-D ``vecs`` is an averaged state stored feature-major (``feature_major.py``): only PA
-# regression averages. ``vecs.ndim`` is settled at compile time (these are compiled on their
-# own), so plain states never compile that code.
 @jit()
 def family_score(rule, idx, val, vecs, ints, scal, hp, fast):
-    if vecs.ndim == 3 or rule == PA_REGRESSION:
+    if rule == PA_REGRESSION:
         return linear_score(idx, val, vecs, ints, scal, hp, fast)
     if AROW_REGRESSION_FULL <= rule <= AROW_REGRESSION_DIAGONAL_PRECISION:
         return arow_score(_arow_rule(rule), idx, val, vecs, scal, fast)
@@ -70,8 +67,6 @@ def family_score(rule, idx, val, vecs, ints, scal, hp, fast):
 
 @jit()
 def family_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
-    if vecs.ndim == 3:
-        return pa_step_feature_major(EPSILON_INSENSITIVE, idx, val, y, vecs, scal, hp, fast)
     if rule == PA_REGRESSION:
         return pa_step(EPSILON_INSENSITIVE, idx, val, y, vecs, ints, scal, hp, fast)
     if AROW_REGRESSION_FULL <= rule <= AROW_REGRESSION_DIAGONAL_PRECISION:

@@ -34,10 +34,9 @@ The score is then the averaged model's.
 """
 import math
 
-from ..averaging import (average_rebase, average_step, averaged_score, feature_rows,
-                         needs_rebase, row_dot)
+from ..averaging import average_rebase, average_step, averaged_score, needs_rebase
 from ..caching import jit
-from ..kernels import INLINE, LLVM_INLINE, SHARED, sign
+from ..kernels import INLINE, sign
 from ..layouts.sgd import INV_SQRT_T, INV_T, HINGE, SQUARED, SQUARED_HINGE, SGDHP, SGDScal, SGDVec
 from ..layouts.averaging import AveragingScal
 from ..layouts.sgd import AveragedSGDHP, AveragedSGDScal, AveragedSGDVec
@@ -47,34 +46,14 @@ from ..scaled import sv_add, sv_dot, sv_in_range, sv_mul
 BIAS, SCALE, T = SGDScal.BIAS, SGDScal.SCALE, SGDScal.T
 V = SGDVec.V
 AVG_SUM, AVG = AveragedSGDVec.AVG_SUM, AveragedSGDScal.AVG_ROWS
-# The lazy sum's row of a row-by-row averaged state, else the weight row (plain ints: the
-# two enums do not unify).
-U_ROW, W_ROW = int(AVG_SUM), int(V)
 AVG_BASE_SCALE = AveragedSGDScal.AVG_BASE_SCALE
 AVG_COUNT = AveragingScal.COUNT
 
 
-# The feature-major round and score are calls (``SHARED``): inlined, their second copy of the
-# round (strided rows) was optimized again in every loop that inlines it (rules/linear.py).
-@jit(inline=SHARED)
-def _sgd_score_feature_major(idx, val, vecs, scal, fast):
-    v, u, scratch = feature_rows(vecs)
-    if scal[AVG + AVG_COUNT] > 0.0:  # averaging has begun
-        return averaged_score(u, v, scratch, idx, val, scal, AVG, fast)
-    return scal[SCALE] * row_dot(v, scratch, idx, val, fast) + scal[BIAS]  # sv_dot's
-
-
-@jit(inline=SHARED)
-def _sgd_feature_major(idx, val, y, vecs, scal, hp, fast, loss):
-    v, u, scratch = feature_rows(vecs)
-    return _sgd(idx, val, y, v, u, scratch, True, scal, hp, fast, loss)
-
-
 @jit(inline=INLINE)
 def sgd_linear_score(idx, val, vecs, ints, scal, hp, fast):
-    """The score of a 2-D state (plain, or averaged row by row)."""
-    if vecs.shape[0] > AVG_SUM and scal[AVG + AVG_COUNT] > 0.0:  # averaged, row by row
-        return averaged_score(vecs[AVG_SUM], vecs[V], None, idx, val, scal, AVG, fast)
+    if vecs.shape[0] > AVG_SUM and scal[AVG + AVG_COUNT] > 0.0:  # averaging has begun
+        return averaged_score(vecs[AVG_SUM], vecs[V], idx, val, scal, AVG, fast)
     return sv_dot(vecs[V], scal[SCALE], idx, val, fast) + scal[BIAS]
 
 
@@ -118,19 +97,8 @@ def _max_abs(val):
 
 @jit(inline=INLINE)
 def _sgd_round(idx, val, y, vecs, ints, scal, hp, fast, loss):
-    """One round (``_sgd``) on the rows of a 2-D state (plain, or averaged row by row; the
-    feature-major ones: ``_sgd_feature_major``)."""
-    averaging = vecs.shape[0] > AVG_SUM  # the state has the sum row
-    return _sgd(idx, val, y, vecs[V], vecs[U_ROW if averaging else W_ROW], None, averaging, scal,
-                hp, fast, loss)
-
-
-@jit(inline=INLINE)
-def _sgd(idx, val, y, v, u, scratch, averaging, scal, hp, fast, loss):
-    """One round on the raw weights v (w = scal[SCALE]·v) and, when ``averaging``, the lazy
-    sum u: rows of a 2-D state (``_sgd_round``) or the strided v and u of a feature-major
-    one (``_sgd_feature_major``), ``scratch`` its contiguous buffer (``averaging.row_dot``)."""
-    s = scal[SCALE] * row_dot(v, scratch, idx, val, fast) + scal[BIAS]  # sv_dot's
+    v = vecs[V]
+    s = sv_dot(v, scal[SCALE], idx, val, fast) + scal[BIAS]
     pred = sign(s)
     if not math.isfinite(s):
         return s, pred, False, 0.0
@@ -153,12 +121,13 @@ def _sgd(idx, val, y, v, u, scratch, averaging, scal, hp, fast, loss):
             return math.inf, pred, False, 0.0
     # -- apply ------------------------------------------------------------------------------
     scal[T] = t
+    averaging = vecs.shape[0] > AVG_SUM  # the state has the sum row
     rebase = False
     if averaging and shrink != 1.0:
         after = scal[SCALE] * shrink
         rebase = needs_rebase(scal, AVG, after, sv_in_range(after))
         if rebase:
-            average_rebase(u, v, scal, AVG)
+            average_rebase(vecs[AVG_SUM], v, scal, AVG)
     if shrink != 1.0:
         sv_mul(v, scal, SCALE, shrink)  # O(1); shrink 0 (η_tλ ≥ 1) clears w, O(d)
     if rebase:
@@ -169,20 +138,15 @@ def _sgd(idx, val, y, v, u, scratch, averaging, scal, hp, fast, loss):
             scal[BIAS] += update
     if averaging:
         # v moved by (update/s)·x, s the scale after the shrink (sv_add's divisor).
-        average_step(idx, val, u, scal, AVG, hp, AveragedSGDHP.AVERAGE, update, scal[SCALE],
-                     scal[BIAS])
+        average_step(idx, val, vecs[AVG_SUM], scal, AVG, hp, AveragedSGDHP.AVERAGE, update,
+                     scal[SCALE], scal[BIAS])
     return s, pred, update != 0.0 or shrink != 1.0, 0.0
 
 
 # -- family dispatchers (ids 60–64) ---------------------------------------------------------------
-# A 3-D ``vecs`` is an averaged state stored feature-major (``feature_major.py``); these are
-# compiled on their own, so numba settles ``vecs.ndim`` at compile time and plain states
-# never compile the feature-major code.
 
 @jit()
 def family_score(rule, idx, val, vecs, ints, scal, hp, fast):
-    if vecs.ndim == 3:
-        return _sgd_score_feature_major(idx, val, vecs, scal, fast)
     if rule == SGD or rule == SGD_REGRESSION:
         return sgd_linear_score(idx, val, vecs, ints, scal, hp, fast)
     raise ValueError("unknown SGD rule id")
@@ -190,9 +154,6 @@ def family_score(rule, idx, val, vecs, ints, scal, hp, fast):
 
 @jit()
 def family_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
-    if vecs.ndim == 3:
-        return _sgd_feature_major(idx, val, y, vecs, scal, hp, fast,
-                                  hp[SGDHP.LOSS] if rule == SGD else SQUARED)
     if rule == SGD:
         return _sgd_round(idx, val, y, vecs, ints, scal, hp, fast, hp[SGDHP.LOSS])
     if rule == SGD_REGRESSION:
