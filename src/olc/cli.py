@@ -218,7 +218,8 @@ def warmup_cmd(
                                        "feature-major states); implied by --all."),
 ):
     """Compile ahead of time (dense and CSR rows) the compiled code of the named learners, or
-    of all (--all, one-vs-rest loops included), into numba's disk cache: for images and CI."""
+    of all (--all, one-vs-rest loops and wide averaged models included), into numba's disk
+    cache: for images and CI."""
     if bool(names) == all_:
         _fail("name the learners to warm up, or pass --all (not both)")
     names = [e.name for e in algorithms()] if all_ else names
