@@ -212,16 +212,21 @@ def warmup_cmd(
     multiclass: bool = typer.Option(False, "--multiclass",
                                     help="Also the one-vs-rest loops (K ≥ 3 classes); "
                                          "implied by --all."),
+    averaged: bool = typer.Option(False, "--averaged",
+                                  help="Also wide averaged models (average=True, "
+                                       "feature-major states); implied by --all."),
 ):
     """Compile ahead of time (dense and CSR rows) the compiled code of the named learners, or
-    of all (--all, one-vs-rest loops included), into numba's disk cache: for images and CI."""
+    of all (--all, one-vs-rest loops and wide averaged models included), into numba's disk
+    cache: for images and CI."""
     if bool(names) == all_:
         _fail("name the learners to warm up, or pass --all (not both)")
     names = [e.name for e in algorithms()] if all_ else names
     from .warmup import warmup
 
     try:
-        report = warmup(names, n_jobs=n_jobs, multiclass=multiclass or all_)
+        report = warmup(names, n_jobs=n_jobs, multiclass=multiclass or all_,
+                        averaged=averaged or all_)
     except UnknownAlgorithmError as exc:
         _fail(exc)
     if as_json:

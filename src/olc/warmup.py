@@ -9,7 +9,12 @@ rows' specialization): that calls every entry point of its family's loops (``run
 ``multiclass`` (``olc warmup --all``), classifiers are also fitted on three classes, which
 compiles the family's one-vs-rest loops (``families.OVR_ENTRY_POINTS``). When River is
 installed, the family's one-example entry points (``olc.river``: ``_compiled/one_row.py``)
-are compiled too, for the learner's state types.
+are compiled too, for the learner's state types. With ``averaged`` (``olc warmup --averaged``,
+implied by ``--all``), the learners that take ``average=`` are also run averaged on rows as
+wide as ``feature_major.MIN_FEATURES``: a wide averaged state is stored feature-major and
+reaches the compiled code as a type of its own (``_compiled/feature_major.py``), whose
+specializations of the same entry points are compiled then (and only then: a plain user
+never compiles them).
 """
 import time
 import warnings
@@ -44,12 +49,25 @@ def _tiny_stream(learner, kind, seed=0, n=12, d=4):
     return X, y
 
 
-def _exercise(name, multiclass=False):
+def _exercise(name, multiclass=False, averaged=False):
+    _run_all_layouts(name, {}, multiclass, 0)
+    if averaged and "average" in make(name).get_params():
+        from ._compiled.feature_major import MIN_FEATURES
+
+        _run_all_layouts(name, {"average": True}, multiclass, MIN_FEATURES)
+
+
+def _run_all_layouts(name, params, multiclass, width):
+    """Fit and predict ``make(name, **params)`` on the tiny stream as dense rows, CSR rows
+    and binary CSR rows (and on three classes with ``multiclass``), padded with zero columns
+    to ``width`` features; then bind the one-example entries for its state."""
     import numpy as np
     import scipy.sparse as sp
 
-    learner = make(name)
+    learner = make(name, **params)
     X, y = _tiny_stream(learner, info(name).kind)
+    if width > X.shape[1]:
+        X = np.hstack([X, np.zeros((X.shape[0], width - X.shape[1]))])
     targets = [y]
     if multiclass and info(name).kind == "classifier" and learner._ovr_refusal is None:
         three = np.where(y > 0, 1, 0) + (X[:, -1] > 0)  # labels 0, 1, 2
@@ -62,9 +80,9 @@ def _exercise(name, multiclass=False):
         ones = sp.csr_matrix((X != 0).astype(np.float64))
         for labels in targets:
             for rows in (X, sp.csr_matrix(X), ones):
-                make(name).fit(rows, labels).predict(rows)
+                make(name, **params).fit(rows, labels).predict(rows)
     if _river_installed() and not getattr(learner, "_prototypes", False):  # River refuses those
-        _compile_one_row(make(name))
+        _compile_one_row(make(name, **params), max(width, 4))
 
 
 def _river_installed():
@@ -73,15 +91,15 @@ def _river_installed():
     return importlib.util.find_spec("river") is not None
 
 
-def _compile_one_row(learner):
+def _compile_one_row(learner, width=4):
     """Compile (or load) the one-example entry points for ``learner``'s state types, the
     ones an ``olc.river`` model binds (``one_row_entries.bind``)."""
     import numpy as np
 
     from ._compiled.one_row_entries import bind
 
-    vecs, scal = learner._initial_state(4)
-    bind(learner._rule, vecs, np.array(learner._initial_ints(4)), scal,
+    vecs, scal = learner._initial_state(width)
+    bind(learner._rule, vecs, np.array(learner._initial_ints(width)), scal,
          learner._hyperparameters())
 
 
@@ -92,20 +110,21 @@ def family_of_learner(name):
     return family_of(make(name)._rule).name
 
 
-def _warm_family(family, members, multiclass=False):
+def _warm_family(family, members, multiclass=False, averaged=False):
     from ._compiled.families import compile_seconds
 
     before = compile_seconds().get(family, 0.0)
     start = time.perf_counter()
     for name in members:
-        _exercise(name, multiclass)
+        _exercise(name, multiclass, averaged)
     return FamilyWarmup(family, members, compile_seconds().get(family, 0.0) - before,
                         time.perf_counter() - start)
 
 
-def warmup(names, n_jobs=1, multiclass=False):
+def warmup(names, n_jobs=1, multiclass=False, averaged=False):
     """Compile the families of the learners ``names`` (dense and CSR; with ``multiclass``,
-    the one-vs-rest loops of classifiers too); returns one
+    the one-vs-rest loops of classifiers too; with ``averaged``, the wide averaged states'
+    specializations of the learners that take ``average=``); returns one
     :class:`FamilyWarmup` per family, in the order of first use. Unknown names raise
     ``UnknownAlgorithmError`` before anything is compiled.
 
@@ -120,12 +139,12 @@ def warmup(names, n_jobs=1, multiclass=False):
     for name in dict.fromkeys(names):
         by_family.setdefault(family_of_learner(name), []).append(name)
     if n_jobs == 1 or len(by_family) == 1:
-        return [_warm_family(family, members, multiclass)
+        return [_warm_family(family, members, multiclass, averaged)
                 for family, members in by_family.items()]
     from joblib import Parallel, delayed
 
     longest_first = sorted(by_family, key=lambda f: -ESTIMATED_SECONDS.get(f, 20))
-    done = Parallel(n_jobs=n_jobs)(delayed(_warm_family)(f, by_family[f], multiclass)
+    done = Parallel(n_jobs=n_jobs)(delayed(_warm_family)(f, by_family[f], multiclass, averaged)
                                    for f in longest_first)
     by_name = {row.family: row for row in done}
     return [by_name[family] for family in by_family]

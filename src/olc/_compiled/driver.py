@@ -4,6 +4,7 @@ import numpy as np
 
 from ..config import strict_arithmetic
 from .families import loops_for
+from .feature_major import dense_rows_state
 from .indices import as_index_array
 from .rule_ids import family_of
 from .._sparse import issparse
@@ -102,9 +103,15 @@ def run_online(rule, X, y, order, start, stop, vecs, ints, scal, hp, out, check=
             cdense, cy = cX.dense, readonly(np.ascontiguousarray(cy, dtype=np.float64))
         else:
             cdense, cy = _EMPTY_DENSE, _EMPTY_Y
-        tau, reached, status = loops.run_dense(
-            rule, X.dense, y, order, start, stop, vecs, ints, scal, hp, fast, pred, score,
-            updated, aux, cdense, cy, check is not None, step_offset)
+        copy = dense_rows_state(vecs)  # a feature-major state: row by row (feature_major.py)
+        try:
+            tau, reached, status = loops.run_dense(
+                rule, X.dense, y, order, start, stop, vecs if copy is None else copy, ints,
+                scal, hp, fast, pred, score, updated, aux, cdense, cy, check is not None,
+                step_offset)
+        finally:
+            if copy is not None:
+                vecs[...] = copy
     return int(tau), int(reached), int(status)
 
 
@@ -118,5 +125,7 @@ def decision_values(rule, X, vecs, ints, scal, hp):
         bad = loops.score_csr(rule, csr_values(rule, X), X.indices, X.indptr, vecs, ints, scal,
                               hp, fast, out)
     else:
-        bad = loops.score_dense(rule, X.dense, vecs, ints, scal, hp, fast, out)
+        copy = dense_rows_state(vecs)  # as in run_online
+        bad = loops.score_dense(rule, X.dense, vecs if copy is None else copy, ints, scal, hp,
+                                fast, out)
     return out, int(bad)

@@ -9,6 +9,7 @@ import numpy as np
 from ..config import strict_arithmetic
 from .driver import readonly
 from .families import load, ovr_loops_for
+from .feature_major import dense_rows_state
 from .layouts.multiclass_pa import compiled_view
 from .rule_ids import family_of
 
@@ -56,9 +57,16 @@ def run_online_ovr(rule, X, labels, order, start, stop, vecs, ints, scal, hp, ou
             rule, X.data, X.indices, X.indptr, labels, order, start, stop, *state, ints, scal,
             hp, fast, pred, score, updated, aux, *extra)
     else:
-        reached, cls, status = run_dense(
-            rule, X.dense, labels, order, start, stop, *state, ints, scal, hp, fast, pred,
-            score, updated, aux, *extra)
+        copy = dense_rows_state(vecs)  # a feature-major state: row by row (driver.run_online)
+        if copy is not None:
+            state = (copy,)
+        try:
+            reached, cls, status = run_dense(
+                rule, X.dense, labels, order, start, stop, *state, ints, scal, hp, fast, pred,
+                score, updated, aux, *extra)
+        finally:
+            if copy is not None:
+                vecs[...] = copy
     if learned is None:
         learned = np.full(n_classes, reached, dtype=np.int64)
     return int(reached), int(cls), int(status), learned
@@ -77,5 +85,8 @@ def decision_values_ovr(rule, X, vecs, ints, scal, hp):
         bad = score_csr(rule, X.data, X.indices, X.indptr, *state, ints, scal, hp, fast,
                         *extra, out)
     else:
+        copy = dense_rows_state(vecs)
+        if copy is not None:
+            state = (copy,)
         bad = score_dense(rule, X.dense, *state, ints, scal, hp, fast, *extra, out)
     return out, int(bad)

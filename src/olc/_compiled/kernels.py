@@ -100,8 +100,11 @@ def _sparse_dot_split_intrinsic(typingctx, v, idx, val):
     """``sparse_dot_split_reference`` as LLVM vector code: the four sums are the four lanes
     of one <4 x double> accumulator (lane-wise fmul/fadd without fast-math flags are the
     scalar IEEE operations), fed by four gathered weights per step; the tail goes to lane 0,
-    then (s0 + s1) + (s2 + s3). Contiguous 1-D arrays (the loops' rows and weights)."""
-    for arr in (v, idx) + (() if val is types.none else (val,)):
+    then (s0 + s1) + (s2 + s3). Contiguous 1-D rows; the weights contiguous or strided (the
+    feature-major averaged states, ``feature_major.py``)."""
+    if not (isinstance(v, types.Array) and v.ndim == 1 and v.layout in "CA"):
+        return None
+    for arr in (idx,) + (() if val is types.none else (val,)):
         if not (isinstance(arr, types.Array) and arr.ndim == 1 and arr.layout == "C"):
             return None
     sig = types.float64(v, idx, val)
@@ -121,7 +124,10 @@ def _sparse_dot_split_intrinsic(typingctx, v, idx, val):
         def weight(k):
             col = context.cast(builder, builder.load(builder.gep(cols.data, [k])),
                                idxty.dtype, types.intp)
-            return builder.load(builder.gep(w.data, [col]))
+            if vty.layout == "C":
+                return builder.load(builder.gep(w.data, [col]))
+            return builder.load(cgutils.get_item_pointer(context, builder, vty, w, [col],
+                                                         wraparound=False))
 
         acc = cgutils.alloca_once_value(builder, ir.Constant(d4, [0.0] * 4))
         with cgutils.for_range_slice(builder, ir.Constant(intp, 0), m,

@@ -130,6 +130,8 @@ def run_csr(rule, data, indices, indptr, y, order, start, stop, vecs, ints, scal
     n_prefetch = min(vecs.shape[0], 2)  # v (and a second vector, e.g. OMM's v₋)
     if n_prefetch * vecs.shape[1] < PREFETCH_MIN_WEIGHTS:
         n_prefetch = 0  # the weights stay in L2: prefetching them only costs instructions
+    elif vecs.strides[1] != vecs.itemsize:
+        n_prefetch = 1  # feature-major (an averaged state, feature_major.py): one line
     for k in range(start, stop):
         # The weights the row after next will read: random reads into a large weight vector
         # bound this loop (docs/architecture.md, "CSR rows").

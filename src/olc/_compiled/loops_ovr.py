@@ -107,6 +107,8 @@ def run_csr_ovr(rule, data, indices, indptr, labels, order, start, stop, vecs, i
     n_prefetch = min(vecs.shape[1], 2)  # as loops.run_csr, on one class's vectors
     if n_prefetch * vecs.shape[2] < PREFETCH_MIN_WEIGHTS:
         n_prefetch = 0
+    elif vecs.strides[2] != vecs.itemsize:
+        n_prefetch = 1  # feature-major (as loops.run_csr)
     for b0 in range(start, stop, block):
         end, status, cls = min(stop, b0 + block), OK, n_classes
         for k in range(b0, end):  # a NaN/inf row: no class learns it

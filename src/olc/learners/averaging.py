@@ -26,6 +26,7 @@ from numbers import Integral
 
 import numpy as np
 
+from .._compiled import feature_major
 from .constraints import Interval
 from .validation import InputError
 
@@ -91,11 +92,46 @@ class AveragingMixin:
 
     def _initial_state(self, n_features):
         vecs, scal = super()._initial_state(n_features)
+        vecs = self._stored_vecs(vecs)
         if self._averages():
             scal[self._avg_slot("b")] = 1.0  # the lazy sum's b starts at 1 (scikit-learn)
             if "avg_base_scale" in self._layout.describe()["scalars"]:
                 scal[self._avg_slot("base_scale")] = 1.0  # the initial scale
         return vecs, scal
+
+    # -- the state's storage ---------------------------------------------------------------
+    # A wide averaged state (its rows: the rule's weight row and ``avg_sum``) is stored
+    # feature-major, w_j and u_j side by side (``_compiled/feature_major.py``): Python reads it
+    # as the usual (…, rows, d) view. ``_vecs`` is a property so that every state given to
+    # the learner (fit, a file, a stacked one-vs-rest state, River's) is stored so, and a
+    # state that lost the layout (a pickle, a deep copy: plain copies) gets it back on read.
+    def _stored_vecs(self, vecs):
+        if (isinstance(vecs, np.ndarray) and vecs.ndim >= 2
+                and vecs.shape[-2] > type(self)._layout.n_vectors):
+            return feature_major.stored(vecs)
+        return vecs
+
+    @property
+    def _vecs(self):
+        try:
+            vecs = self.__dict__["_state_vecs"]
+        except KeyError:
+            raise AttributeError("_vecs") from None
+        stored = self._stored_vecs(vecs)
+        if stored is not vecs:
+            self.__dict__["_state_vecs"] = stored
+        return stored
+
+    @_vecs.setter
+    def _vecs(self, vecs):
+        self.__dict__["_state_vecs"] = self._stored_vecs(vecs)
+
+    @_vecs.deleter
+    def _vecs(self):
+        try:
+            del self.__dict__["_state_vecs"]
+        except KeyError:
+            raise AttributeError("_vecs") from None
 
     # -- the state must match ``average`` -------------------------------------------------
     def _state_averages(self):

@@ -85,6 +85,11 @@ class OnlineLinearModel(OnlineEstimator):
         Winnow's weights of 1, AROW's Σ = I) or shapes (OBPM's N members)."""
         return np.zeros((self._n_vectors, n_features)), np.zeros(self._n_scalars)
 
+    def _stored_vecs(self, vecs):
+        """``vecs`` as this learner stores its state (the averaging learners keep theirs
+        feature-major: ``averaging.AveragingMixin``); as it is by default."""
+        return vecs
+
     def _initial_ints(self, n_features):
         """The integer state (int64: named slots, then blocks of length d such as support
         lists) before any example; most rules keep none."""

@@ -77,7 +77,7 @@ def initial_state(learner, n_features, n_classes):
     """(vecs, ints, scal) of K learners, each the rule's binary initial state."""
     vecs, scal = learner._initial_state(n_features)
     ints = learner._initial_ints(n_features)
-    return (np.repeat(vecs[np.newaxis], n_classes, axis=0),
+    return (learner._stored_vecs(np.repeat(vecs[np.newaxis], n_classes, axis=0)),
             np.repeat(np.asarray(ints)[np.newaxis], n_classes, axis=0),
             np.repeat(scal[np.newaxis], n_classes, axis=0))
 

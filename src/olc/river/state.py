@@ -92,6 +92,11 @@ class LearnerState:
         called whenever the state arrays are replaced (created, grown), which is rare."""
         self._idx_buf, self._val_buf = row_buffers(max(self._width, len(self._columns)))
         self._pending = None  # the scratch row it held is gone
+        # The one-example entries take C arrays (``one_row_state``): a wide averaged state,
+        # which a batch learner stores feature-major (``_compiled/feature_major.py``), is
+        # kept row by row here (the same bits; the feature-major speed-up is the CSR loops').
+        if self._vecs is not None and not self._vecs.flags.c_contiguous:
+            self._vecs = np.ascontiguousarray(self._vecs)
         if self._vecs is None:
             entries = entries_for(self._rule)
             learn, learn_row, score = entries.learn_one, entries.learn_row, entries.score_one
