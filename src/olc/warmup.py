@@ -99,7 +99,8 @@ def _compile_one_row(learner, width=4):
     from ._compiled.one_row_entries import bind
 
     vecs, scal = learner._initial_state(width)
-    bind(learner._rule, vecs, np.array(learner._initial_ints(width)), scal,
+    # River keeps every state row by row (a wide averaged one too: ``olc.river.state``)
+    bind(learner._rule, np.ascontiguousarray(vecs), np.array(learner._initial_ints(width)), scal,
          learner._hyperparameters())
 
 

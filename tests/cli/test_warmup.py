@@ -86,3 +86,10 @@ def test_parallel_warmup_command_exits():
                           "--n-jobs", "2"], capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     assert "linear" in out.stdout and "margin" in out.stdout
+
+
+def test_warmup_averaged_runs_the_wide_averaged_states_and_binds_river():
+    # a wide averaged state is stored feature-major for the loops and row by row for River's
+    # one-example entries: the warm-up exercises both (it failed on the River binding)
+    report = warmup(["perceptron"], averaged=True)
+    assert [r.family for r in report] == ["linear"]
