@@ -103,15 +103,10 @@ def run_online(rule, X, y, order, start, stop, vecs, ints, scal, hp, out, check=
             cdense, cy = cX.dense, readonly(np.ascontiguousarray(cy, dtype=np.float64))
         else:
             cdense, cy = _EMPTY_DENSE, _EMPTY_Y
-        copy = dense_rows_state(vecs)  # a feature-major state: row by row (feature_major.py)
-        try:
+        with dense_rows_state(vecs, write_back=True) as state:  # row by row (feature_major)
             tau, reached, status = loops.run_dense(
-                rule, X.dense, y, order, start, stop, vecs if copy is None else copy, ints,
-                scal, hp, fast, pred, score, updated, aux, cdense, cy, check is not None,
-                step_offset)
-        finally:
-            if copy is not None:
-                vecs[...] = copy
+                rule, X.dense, y, order, start, stop, state, ints, scal, hp, fast, pred, score,
+                updated, aux, cdense, cy, check is not None, step_offset)
     return int(tau), int(reached), int(status)
 
 
@@ -125,7 +120,6 @@ def decision_values(rule, X, vecs, ints, scal, hp):
         bad = loops.score_csr(rule, csr_values(rule, X), X.indices, X.indptr, vecs, ints, scal,
                               hp, fast, out)
     else:
-        copy = dense_rows_state(vecs)  # as in run_online
-        bad = loops.score_dense(rule, X.dense, vecs if copy is None else copy, ints, scal, hp,
-                                fast, out)
+        with dense_rows_state(vecs, write_back=False) as state:
+            bad = loops.score_dense(rule, X.dense, state, ints, scal, hp, fast, out)
     return out, int(bad)

@@ -57,16 +57,13 @@ def run_online_ovr(rule, X, labels, order, start, stop, vecs, ints, scal, hp, ou
             rule, X.data, X.indices, X.indptr, labels, order, start, stop, *state, ints, scal,
             hp, fast, pred, score, updated, aux, *extra)
     else:
-        copy = dense_rows_state(vecs)  # a feature-major state: row by row (driver.run_online)
-        if copy is not None:
-            state = (copy,)
-        try:
+        # a feature-major state row by row (driver.run_online); the multiclass rules' W as is
+        with dense_rows_state(vecs, write_back=True) as rows:
+            if rows is not vecs:
+                state = (rows,)
             reached, cls, status = run_dense(
                 rule, X.dense, labels, order, start, stop, *state, ints, scal, hp, fast, pred,
                 score, updated, aux, *extra)
-        finally:
-            if copy is not None:
-                vecs[...] = copy
     if learned is None:
         learned = np.full(n_classes, reached, dtype=np.int64)
     return int(reached), int(cls), int(status), learned
@@ -85,8 +82,8 @@ def decision_values_ovr(rule, X, vecs, ints, scal, hp):
         bad = score_csr(rule, X.data, X.indices, X.indptr, *state, ints, scal, hp, fast,
                         *extra, out)
     else:
-        copy = dense_rows_state(vecs)
-        if copy is not None:
-            state = (copy,)
-        bad = score_dense(rule, X.dense, *state, ints, scal, hp, fast, *extra, out)
+        with dense_rows_state(vecs, write_back=False) as rows:
+            if rows is not vecs:
+                state = (rows,)
+            bad = score_dense(rule, X.dense, *state, ints, scal, hp, fast, *extra, out)
     return out, int(bad)

@@ -23,6 +23,8 @@ plain one); stored feature-major, (w_j, u_j) share one line (docs/architecture.m
   starts is the plain one). A dense row reads d values anyway, so the O(d) copy per call is
   at most one row's work.
 """
+from contextlib import contextmanager
+
 import numpy as np
 
 _ITEM = np.dtype(np.float64).itemsize
@@ -87,8 +89,17 @@ def stored(vecs):
     return vecs
 
 
-def dense_rows_state(vecs):
-    """The state the dense loops take for ``vecs``: a C-contiguous copy of a feature-major
-    state (the caller writes it back when the loops may have changed it), else None (the
-    state itself)."""
-    return np.ascontiguousarray(vecs) if is_interleaved(vecs) else None
+@contextmanager
+def dense_rows_state(vecs, write_back):
+    """The state the dense loops take for ``vecs``: ``vecs`` itself, or a C-contiguous copy
+    of a feature-major state, copied back into ``vecs`` on exit when ``write_back`` (the loops
+    may have changed it; also after an error, as the loops leave the state consistent)."""
+    if not is_interleaved(vecs):
+        yield vecs
+        return
+    copy = np.ascontiguousarray(vecs)
+    try:
+        yield copy
+    finally:
+        if write_back:
+            vecs[...] = copy
