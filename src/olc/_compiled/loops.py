@@ -26,8 +26,8 @@ import numpy as np
 
 from .caching import jit
 from .families import loading
-from .kernels import (INLINE, PREFETCH_AHEAD, PREFETCH_MIN_WEIGHTS, is_finite_row,
-                      prefetch_weights)
+from .kernels import (INLINE, PREFETCH_AHEAD, PREFETCH_MIN_WEIGHTS, ROW_PREFETCH_AHEAD,
+                      is_finite_row, prefetch_csr_row, prefetch_weights)
 from .status import BAD_ROW, OK, OVERFLOW
 
 _family = loading()  # raises unless a family is being loaded; families.load set these two:
@@ -133,6 +133,9 @@ def run_csr(rule, data, indices, indptr, y, order, start, stop, vecs, ints, scal
     elif vecs.strides[1] != vecs.itemsize:
         n_prefetch = 1  # feature-major (an averaged state, feature_major.py): one line
     for k in range(start, stop):
+        if k + ROW_PREFETCH_AHEAD < stop:  # a shuffled pass reads rows from random places
+            ahead = order[k + ROW_PREFETCH_AHEAD]
+            prefetch_csr_row(data, indices, indptr[ahead], indptr[ahead + 1])
         # The weights the row after next will read: random reads into a large weight vector
         # bound this loop (docs/architecture.md, "CSR rows").
         if n_prefetch > 0 and k + PREFETCH_AHEAD < stop:

@@ -48,7 +48,10 @@ def loop_matrix(X):
     """X (validated by scikit-learn: float64/float32, C order or CSR) as the compiled loop
     takes it: float64, CSR canonical (sorted indices, no duplicates)."""
     if sp.issparse(X):
-        X = sp.csr_matrix(X, dtype=np.float64, copy=X.dtype != np.float64)
+        if X.format != "csr" or X.dtype != np.float64:
+            X = sp.csr_matrix(X, dtype=np.float64, copy=X.dtype != np.float64)
+        # else X itself: scipy keeps its canonical-format test on the object, so a caller's
+        # matrix is scanned once, not on every call (9 ms a call on W2's 10^7 entries)
         if not X.has_canonical_format:
             X = X.copy()
             X.sum_duplicates()

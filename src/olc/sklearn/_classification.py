@@ -116,7 +116,15 @@ class DropInClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimator):
 
     # -- checks and allocation -----------------------------------------------------------
     def _check_labels(self, y):
-        unknown = np.setdiff1d(np.unique(y), self.classes_)
+        classes = self.classes_  # sorted (np.unique / unique_labels)
+        try:  # one binary search per label: no sort of y (np.unique) on every call
+            position = np.minimum(np.searchsorted(classes, y), classes.shape[0] - 1)
+            known = np.all(classes[position] == y)
+        except TypeError:  # labels that do not compare with the classes (str against int)
+            known = False
+        if known:
+            return
+        unknown = np.setdiff1d(np.unique(y), classes)
         if unknown.size:
             raise ValueError(f"y contains label(s) {unknown.tolist()} that are not in "
                              f"classes_ {self.classes_.tolist()} (pass every label in "
@@ -130,6 +138,10 @@ class DropInClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimator):
                 if key not in known:
                     raise ValueError(f"class_weight has a weight for class {key!r}, which is "
                                      f"not one of the classes {sorted(known, key=str)}")
+        if cw is None or (isinstance(cw, dict) and not cw):
+            # compute_class_weight's ones, without its check that y ⊆ classes_ (a set of
+            # every label): _check_labels has made it
+            return np.ones(self.classes_.shape[0])
         return np.asarray(compute_class_weight(cw, classes=self.classes_, y=y),
                           dtype=np.float64)
 
