@@ -242,6 +242,9 @@ class DropInClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimator):
         if _base.learned_in_place(learner, self.coef_) and not self.average:
             self.intercept_[k] = _base.state_model(learner, weights=False)[1]
             return
+        if not self.average and hasattr(learner, "model_into"):  # (_penalized)
+            self.intercept_[k] = learner.model_into(self.coef_[k])
+            return
         coef, intercept = learner._linear_model()
         self.coef_[k] = coef
         self.intercept_[k] = intercept
