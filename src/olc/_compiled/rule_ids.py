@@ -40,12 +40,13 @@ OBPM = 51
 # Stochastic gradient descent (family "sgd")
 SGD = 60
 SGD_REGRESSION = 61
-# AROW (family "second_order")
+# AROW (family "second_order", with AROW regression: ids 72-74)
 AROW_FULL = 65
 AROW_DIAGONAL = 66
 AROW_DIAGONAL_PRECISION = 67
-# Regression (family "regression")
+# PA regression (family "regression")
 PA_REGRESSION = 70
+# AROW regression (family "second_order")
 AROW_REGRESSION_FULL = 72
 AROW_REGRESSION_DIAGONAL = 73
 AROW_REGRESSION_DIAGONAL_PRECISION = 74
@@ -120,15 +121,14 @@ FAMILIES = {f.name: f for f in (
            ("rules/sgd.py", "rules/sgd_penalty.py", "layouts/sgd.py", "rules/linear.py",
             "layouts/linear.py") + AVERAGING_SOURCES,
            "SGD classification and regression"),
-    Family("second_order", (AROW_FULL, AROW_DIAGONAL, AROW_DIAGONAL_PRECISION),
-           "rules.second_order", ("rules/second_order.py", "layouts/second_order.py"), "AROW",
-           allocates=True),
-    Family("regression", (PA_REGRESSION, AROW_REGRESSION_FULL, AROW_REGRESSION_DIAGONAL,
-                          AROW_REGRESSION_DIAGONAL_PRECISION), "rules.regression",
-           ("rules/regression.py", "rules/second_order.py", "rules/linear.py",
-            "layouts/regression.py", "layouts/second_order.py", "layouts/linear.py")
-           + AVERAGING_SOURCES,
-           "PA and AROW regression", allocates=True),
+    Family("second_order", (AROW_FULL, AROW_DIAGONAL, AROW_DIAGONAL_PRECISION,
+                            AROW_REGRESSION_FULL, AROW_REGRESSION_DIAGONAL,
+                            AROW_REGRESSION_DIAGONAL_PRECISION),
+           "rules.second_order", ("rules/second_order.py", "layouts/second_order.py"),
+           "AROW classification and regression", allocates=True),
+    Family("regression", (PA_REGRESSION,), "rules.regression",
+           ("rules/regression.py", "rules/linear.py", "layouts/linear.py") + AVERAGING_SOURCES,
+           "PA regression", binary_rows=True),
     Family("multiclass_pa", (MULTICLASS_PA,), "rules.multiclass_pa",
            ("rules/multiclass_pa.py", "layouts/multiclass_pa.py", "layouts/linear.py",
             "layouts/averaging.py"),

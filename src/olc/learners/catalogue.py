@@ -179,7 +179,7 @@ CATALOGUE = (
     _entry("pa-l1-regression", "regression:PassiveAggressiveL1Regression", REG,
            "PA regression, ℓ1 loss: θ ← θ + sign(r)·min(1/λ, |r|/‖x‖²)·x",
            "textbook ch. 31, §31.2.2 (ℓ1 loss)", ["textbook-ch31"]),
-    _entry("arow-regression", "regression:AROWRegression", REG,
+    _entry("arow-regression", "second_order:AROWRegression", REG,
            "AROW regression (recursive least squares): μ ← μ + (y − μ·x)Σx/β, "
            "Σ ← Σ − ΣxxᵀΣ/β",
            "textbook ch. 31, §31.3.3", ["textbook-ch31", "crammer-2009"]),

@@ -1,17 +1,15 @@
 """Online linear regressors: Passive-Aggressive regression (Crammer, Dekel, Keshet,
-Shalev-Shwartz & Singer, JMLR 2006, §4; the textbook chapter §31.2.2) and AROW regression
-(recursive least squares, the textbook chapter §31.3.3). SGD regression is in
+Shalev-Shwartz & Singer, JMLR 2006, §4; the textbook chapter §31.2.2). AROW regression
+(recursive least squares, §31.3.3) is in ``learners.second_order``, SGD regression in
 ``learners.sgd``."""
 from numbers import Real
 
 from .constraints import Interval
 
 from .._compiled.layouts.linear import PA_CLASSIC, PA_I, PA_II, pa_hp_values
-from .._compiled.layouts.regression import (AROW_REGRESSION_LAYOUTS,
-                                            PA_REGRESSION_AVERAGED_LAYOUT, PA_REGRESSION_LAYOUT)
+from .._compiled.layouts.regression import PA_REGRESSION_AVERAGED_LAYOUT, PA_REGRESSION_LAYOUT
 from .averaging import AVERAGE_CONSTRAINT, AveragingMixin, LayoutChoice
 from .base_regression import OnlineLinearRegressor
-from .second_order import AROWStateMixin
 
 _POSITIVE = [Interval(Real, 0, None, closed="neither")]
 _NON_NEGATIVE = [Interval(Real, 0, None, closed="left")]
@@ -155,36 +153,3 @@ class PassiveAggressiveL1Regression(_PARegressionBase):
 
     def _hp_values(self):
         return pa_hp_values(PA_I, 1.0 / float(self.lam), self.fit_intercept, True)
-
-
-class AROWRegression(AROWStateMixin, OnlineLinearRegressor):
-    """AROW regression / recursive least squares (the textbook chapter §31.3.3): on every
-    round, with x̃ = (x, 1) (x̃ = x without a bias) and β = x̃ᵀΣx̃ + r,
-
-        μ ← μ + (y − μ·x̃)·Σx̃/β,     Σ ← Σ − Σx̃x̃ᵀΣ/β,
-
-    from the prior μ = 0, Σ = I. With the full covariance, after rows 1..T, μ is the ridge
-    regression solution argmin Σₜ(yₜ − μ·x̃ₜ)² + r‖μ‖² (bias included) and
-    Σ = (I + Σₜ x̃ₜx̃ₜᵀ/r)⁻¹ — the chapter's Σ̂⁻¹ = Σ̃⁻¹ + xxᵀ/λ (its printed minus sign is
-    a typo, see ``AROW``); tested as such. r is the chapter's λ.
-
-    ``covariance``: ``"full"`` (O(nnz·d + d²) per row, forced by the math), or the two
-    O(nnz) diagonal variants of ``AROW`` (``"diagonal"``: Σᵢᵢ ← Σᵢᵢ − Σᵢᵢ²xᵢ²/β;
-    ``"diagonal-precision"``: Σᵢᵢ ← Σᵢᵢ/(1 + Σᵢᵢxᵢ²/r)) — extensions, the chapter states only
-    the full rule. Every row with x̃ᵀΣx̃ > 0 is an update (Σ shrinks whatever the residual).
-
-    Parameters
-    ----------
-    r : float > 0 (default 1).
-    covariance : {"full", "diagonal", "diagonal-precision"} (default "full").
-    fit_intercept : bool (default True).
-
-    Attributes: ``sigma_`` (Σ over (x, 1), the bias coordinate last).
-    """
-
-    _layouts = AROW_REGRESSION_LAYOUTS  # covariance → layout
-
-    def __init__(self, r=1.0, covariance="full", fit_intercept=True):
-        self.r = r
-        self.covariance = covariance
-        self.fit_intercept = fit_intercept

@@ -1,11 +1,13 @@
 """AROW — Adaptive Regularization of Weight Vectors (Crammer, Kulesza & Dredze, NIPS 2009;
-the textbook chapter §31.3.2, Fig. 31.6), full and diagonal covariance. AROW regression
-(§31.3.3) is in ``learners.regression`` and shares the state handling defined here."""
+the textbook chapter §31.3.2, Fig. 31.6), full and diagonal covariance, for classification
+and for regression (recursive least squares, §31.3.3): one state handling, one compiled
+family (``second_order``)."""
 from numbers import Real
 
 import numpy as np
 from .constraints import Interval, StrOptions
 
+from .._compiled.layouts.regression import AROW_REGRESSION_LAYOUTS
 from .._compiled.layouts.second_order import (
     AROW_LAYOUTS,
     COVARIANCES,
@@ -14,6 +16,7 @@ from .._compiled.layouts.second_order import (
     ArowDiagonalVec,
     ArowFullVec,
 )
+from .base_regression import OnlineLinearRegressor
 from .classifier import OnlineLinearClassifier
 from .validation import InputError
 
@@ -164,6 +167,39 @@ class AROW(AROWStateMixin, OnlineLinearClassifier):
 """ + _DOC
 
     _layouts = AROW_LAYOUTS
+
+    def __init__(self, r=1.0, covariance="full", fit_intercept=True):
+        self.r = r
+        self.covariance = covariance
+        self.fit_intercept = fit_intercept
+
+
+class AROWRegression(AROWStateMixin, OnlineLinearRegressor):
+    """AROW regression / recursive least squares (the textbook chapter §31.3.3): on every
+    round, with x̃ = (x, 1) (x̃ = x without a bias) and β = x̃ᵀΣx̃ + r,
+
+        μ ← μ + (y − μ·x̃)·Σx̃/β,     Σ ← Σ − Σx̃x̃ᵀΣ/β,
+
+    from the prior μ = 0, Σ = I. With the full covariance, after rows 1..T, μ is the ridge
+    regression solution argmin Σₜ(yₜ − μ·x̃ₜ)² + r‖μ‖² (bias included) and
+    Σ = (I + Σₜ x̃ₜx̃ₜᵀ/r)⁻¹ — the chapter's Σ̂⁻¹ = Σ̃⁻¹ + xxᵀ/λ (its printed minus sign is
+    a typo, see ``AROW``); tested as such. r is the chapter's λ.
+
+    ``covariance``: ``"full"`` (O(nnz·d + d²) per row, forced by the math), or the two
+    O(nnz) diagonal variants of ``AROW`` (``"diagonal"``: Σᵢᵢ ← Σᵢᵢ − Σᵢᵢ²xᵢ²/β;
+    ``"diagonal-precision"``: Σᵢᵢ ← Σᵢᵢ/(1 + Σᵢᵢxᵢ²/r)) — extensions, the chapter states only
+    the full rule. Every row with x̃ᵀΣx̃ > 0 is an update (Σ shrinks whatever the residual).
+
+    Parameters
+    ----------
+    r : float > 0 (default 1).
+    covariance : {"full", "diagonal", "diagonal-precision"} (default "full").
+    fit_intercept : bool (default True).
+
+    Attributes: ``sigma_`` (Σ over (x, 1), the bias coordinate last).
+    """
+
+    _layouts = AROW_REGRESSION_LAYOUTS  # covariance → layout
 
     def __init__(self, r=1.0, covariance="full", fit_intercept=True):
         self.r = r

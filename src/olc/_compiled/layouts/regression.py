@@ -1,5 +1,5 @@
-"""Layouts of the ``regression`` family: Passive-Aggressive regression (id 70) and AROW
-regression (ids 72–74).
+"""Layouts of the regressors: Passive-Aggressive regression (id 70, the ``regression``
+family) and AROW regression (ids 72–74, compiled in the ``second_order`` family).
 
 PA regression is the Passive-Aggressive step of the ``linear`` family over the
 ε-insensitive loss: the same hyper-parameters (``PassiveAggressiveHP``) and state (w in

@@ -10,7 +10,8 @@ On a round with margin m = y(μ·x̃) < 1 (NIPS 2009 Fig. 1; Fig. 31.6 step 2):
 r > 0 being the chapter's λ. (The chapter's intermediate equation Σ̂⁻¹ = Σ̃⁻¹ − x̃x̃ᵀ/λ has a
 sign error: the update above is, by the matrix inversion lemma, Σ̂⁻¹ = Σ̃⁻¹ + x̃x̃ᵀ/λ.)
 The regression rule of §31.3.3 (recursive least squares) has the same β and Σ update and
-μ ← μ + (y − μ·x̃)·Σx̃/β on every round (``rules/regression.py``, through ``arow_update``).
+μ ← μ + (y − μ·x̃)·Σx̃/β on every round (``_arow_regression_step``, ids 72–74, through
+``arow_update``; layouts in ``layouts/regression.py``).
 
 Layouts (named in ``layouts/second_order.py``):
 
@@ -39,7 +40,9 @@ from ..caching import jit
 from ..kernels import INLINE, dot, sign
 from ..layouts.second_order import FIRST_SIGMA_ROW, ArowDiagonalScal, ArowDiagonalVec
 from ..layouts.second_order import ArowHP as HP
-from ..rule_ids import AROW_DIAGONAL, AROW_DIAGONAL_PRECISION, AROW_FULL
+from ..rule_ids import (AROW_DIAGONAL, AROW_DIAGONAL_PRECISION, AROW_FULL,
+                        AROW_REGRESSION_DIAGONAL, AROW_REGRESSION_DIAGONAL_PRECISION,
+                        AROW_REGRESSION_FULL)
 
 MU, SIGMA = ArowDiagonalVec.MU, ArowDiagonalVec.SIGMA  # MU is also the full layout's row
 BIAS, SIGMA_B = ArowDiagonalScal.BIAS, ArowDiagonalScal.SIGMA_B
@@ -247,12 +250,38 @@ def _arow_classification_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
     return s, pred, status > 0, 0.0
 
 
-# -- family dispatchers (ids 65–69) ---------------------------------------------------------------
+# AROW regression (the textbook chapter §31.3.3): the AROW update on the residual, every
+# round; the regression layout's slots are AROW's (``layouts/regression.py``).
+@jit(inline=INLINE)
+def _arow_rule(rule):
+    if rule == AROW_REGRESSION_FULL:
+        return AROW_FULL
+    if rule == AROW_REGRESSION_DIAGONAL:
+        return AROW_DIAGONAL
+    return AROW_DIAGONAL_PRECISION
+
+
+@jit(inline=INLINE)
+def _arow_regression_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
+    base = _arow_rule(rule)
+    s = arow_score(base, idx, val, vecs, scal, fast)
+    pred = sign(s)
+    if not math.isfinite(s):
+        return s, pred, False, 0.0
+    status = arow_update(base, idx, val, vecs, scal, hp, y - s)
+    if status < 0:
+        return math.inf, pred, False, 0.0
+    return s, pred, status > 0, 0.0
+
+
+# -- family dispatchers (ids 65–67, 72–74) ----------------------------------------------------------
 
 @jit()
 def family_score(rule, idx, val, vecs, ints, scal, hp, fast):
     if rule == AROW_FULL or rule == AROW_DIAGONAL or rule == AROW_DIAGONAL_PRECISION:
         return arow_score(rule, idx, val, vecs, scal, fast)
+    if AROW_REGRESSION_FULL <= rule <= AROW_REGRESSION_DIAGONAL_PRECISION:
+        return arow_score(_arow_rule(rule), idx, val, vecs, scal, fast)
     raise ValueError("unknown second-order rule id")
 
 
@@ -260,4 +289,6 @@ def family_score(rule, idx, val, vecs, ints, scal, hp, fast):
 def family_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
     if rule == AROW_FULL or rule == AROW_DIAGONAL or rule == AROW_DIAGONAL_PRECISION:
         return _arow_classification_step(rule, idx, val, y, vecs, ints, scal, hp, fast)
+    if AROW_REGRESSION_FULL <= rule <= AROW_REGRESSION_DIAGONAL_PRECISION:
+        return _arow_regression_step(rule, idx, val, y, vecs, ints, scal, hp, fast)
     raise ValueError("unknown second-order rule id")
