@@ -43,7 +43,8 @@ def _debugging(ctx):
 
 class OneLineErrors(TyperGroup):
     """The top-level command: foreseeable errors of any subcommand become ``error: …`` on
-    standard error and exit status 2; library warnings are shown as ``warning: …``."""
+    standard error and exit status 2; library warnings are shown as ``warning: …``; a reader
+    that closes the output early (``olc … | head``) ends the command quietly, status 1."""
 
     def invoke(self, ctx):
         with warnings.catch_warnings():
@@ -52,11 +53,27 @@ class OneLineErrors(TyperGroup):
                 return super().invoke(ctx)
             except (typer.Exit, typer.Abort, TyperException):
                 raise  # typer's own control flow (exit codes, usage errors)
+            except BrokenPipeError:
+                raise typer.Exit(output_reader_gone()) from None
             except Exception as exc:  # noqa: BLE001 - filtered just below
                 if _debugging(ctx) or not _foreseeable(exc):
                     raise
                 _print_error(_describe(exc))
                 raise typer.Exit(2) from None
+
+
+def output_reader_gone():
+    """Standard output's reader has gone (a ``BrokenPipeError``): point the descriptor at
+    ``os.devnull``, so that what is still buffered, and any later flush, goes nowhere
+    instead of failing again; returns the exit status, 1 (the recipe of Python's
+    documentation: https://docs.python.org/3/library/signal.html#note-on-sigpipe)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (AttributeError, OSError, ValueError):  # no descriptor (a test's captured stream)
+        pass
+    return 1
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
@@ -161,7 +178,8 @@ def exit_now(code):
     """End the process with ``code`` (a ``SystemExit`` code: None, an int or a message) as
     Python's own exit would, minus the teardown of objects: when no other thread runs,
     ``atexit`` handlers run (joblib's, logging's, temporary folders'), standard streams are
-    flushed (status 120 when that fails, as Python reports it)."""
+    flushed (status 120 when that fails, as Python reports it; 1 and nothing said when
+    standard output's reader has gone)."""
     import atexit
     import threading
 
@@ -181,6 +199,8 @@ def exit_now(code):
         try:
             if stream is not None:
                 stream.flush()
+        except BrokenPipeError:
+            code = code or (output_reader_gone() if stream is sys.stdout else 120)
         except (OSError, ValueError):
             code = code or 120
     os._exit(code)
