@@ -2,153 +2,28 @@
 import json
 import os
 import sys
-import warnings
+import textwrap
 from pathlib import Path
 from typing import List, Optional
 
-import shutil
-import textwrap
-
 import typer
-from typer.core import TyperGroup
-from typer.exceptions import TyperException
 
 from . import __version__
-from ._sparse import issparse
+from .cli_support import (
+    OneLineErrors,
+    announce_compile,
+    announce_early,
+    exit_now,
+    fail,
+    model_target,
+    out,
+    terminal_width,
+    writable_folder,
+)
 from .learners.registry import UnknownAlgorithmError, algorithms, info
 
-# -- errors: one line, no traceback (unless --debug / OLC_DEBUG=1) -----------------------------
-
-#: What a user can cause (paths, data, parameters, files) — reported as ``error: …``.
-#: Anything else is a bug in olc and keeps its traceback.
-_FORESEEABLE = (OSError, ValueError, TypeError, EOFError, MemoryError, RuntimeError)
-
-
-def _foreseeable(exc):
-    from .data.errors import DataError
-
-    return isinstance(exc, _FORESEEABLE + (DataError, UnknownAlgorithmError)) or \
-        type(exc).__module__ in ("lzma", "zlib", "gzip", "bz2", "zipfile")
-
-
-def _describe(exc):
-    """The message of ``exc``, naming the file for OS errors ("Permission denied: X")."""
-    if isinstance(exc, OSError) and exc.strerror and exc.filename is not None:
-        where = f"{exc.filename}" + (f" -> {exc.filename2}" if exc.filename2 else "")
-        return f"{exc.strerror}: {where}"
-    text = str(exc) or type(exc).__name__
-    return text if isinstance(exc, (ValueError, OSError, KeyError)) else \
-        f"{type(exc).__name__}: {text}"
-
-
-def _debugging(ctx):
-    return bool(ctx.params.get("debug")) or os.environ.get("OLC_DEBUG", "") not in ("", "0")
-
-
-class _OneLineErrors(TyperGroup):
-    """The top-level command: foreseeable errors of any subcommand become ``error: …`` on
-    standard error and exit status 2; library warnings are shown as ``warning: …``."""
-
-    def invoke(self, ctx):
-        with warnings.catch_warnings():
-            warnings.showwarning = _show_warning
-            try:
-                return super().invoke(ctx)
-            except (typer.Exit, typer.Abort, TyperException):
-                raise  # typer's own control flow (exit codes, usage errors)
-            except Exception as exc:  # noqa: BLE001 - filtered just below
-                if _debugging(ctx) or not _foreseeable(exc):
-                    raise
-                _print_error(_describe(exc))
-                raise typer.Exit(2) from None
-
-
-def _show_warning(message, category, filename, lineno, file=None, line=None):
-    typer.echo(f"warning: {message}", err=True)
-
-
-def _print_error(message):
-    typer.echo(f"error: {message}", err=True)
-
-
-app = typer.Typer(add_completion=False, no_args_is_help=True, cls=_OneLineErrors,
+app = typer.Typer(add_completion=False, no_args_is_help=True, cls=OneLineErrors,
                   help="Online linear classification: run and compare online learners.")
-
-
-class _LazyConsole:
-    """rich's Console, imported on first use (start-up of ``olc --help``)."""
-
-    _console = None
-
-    def __getattr__(self, name):
-        if _LazyConsole._console is None:
-            from rich.console import Console
-
-            _LazyConsole._console = Console()
-        return getattr(_LazyConsole._console, name)
-
-
-out = _LazyConsole()
-
-
-def _width():
-    return shutil.get_terminal_size((80, 24)).columns
-
-
-def _rows_are_sparse(data):
-    """Whether ``--data`` gives sparse rows, known before reading it: True for svmlight
-    files and registry datasets read as svmlight, False for the synthetic stream, None when
-    only the loaded data can tell."""
-    if data == "synthetic" or data.startswith("synthetic:"):
-        return False
-    from .data.registry import datasets, get_spec
-
-    name = data.partition(":")[0]
-    if name in datasets():
-        return True if get_spec(name).loader == "svmlight" else None
-    return True if Path(data).is_file() else None
-
-
-def _announce_compile(names, X=None, sparse=None):
-    """Say at once which compiled families this command will build (first use only), from
-    the data's layout (``sparse``, or that of ``X``)."""
-    from ._compiled import families
-
-    if sparse is None:
-        sparse = issparse(X)
-    families.announce([families.family_of_learner_module(info(n).module) for n in names],
-                      sparse=sparse)
-
-
-def _announce_early(names, data):
-    """The compile notice before anything slow is imported or read, when the data's layout
-    is known from its name (announcing again once the data is read adds nothing: a family
-    is announced once per process)."""
-    sparse = _rows_are_sparse(data)
-    if sparse is not None:
-        _announce_compile(names, sparse=sparse)
-
-
-def _fail(message):
-    _print_error(message)
-    raise typer.Exit(2)
-
-
-def _writable_folder(path, option):
-    """Fail before any work when ``path`` cannot be the output folder (then create it)."""
-    from ._atomic import check_out_dir
-
-    try:
-        check_out_dir(path, option)
-        Path(path).mkdir(parents=True, exist_ok=True)
-    except (ValueError, OSError) as exc:
-        _fail(exc if isinstance(exc, ValueError) else
-              f"{option} {path} is not a writable folder ({exc.strerror or exc})")
-
-
-def _model_target(path):
-    if path is not None and not Path(path).parent.is_dir():
-        _fail(f"--save-model {path}: folder {Path(path).parent} does not exist")
 
 
 def _version(value: bool):
@@ -179,13 +54,13 @@ def algorithms_cmd(
         try:
             info(name)
         except UnknownAlgorithmError as exc:
-            _fail(exc)
+            fail(exc)
         from .learners.cards import card_data, card_lines
 
         if as_json:
             typer.echo(json.dumps(card_data(name), default=str, ensure_ascii=False, indent=2))
         else:
-            typer.echo("\n".join(card_lines(name, _width())))
+            typer.echo("\n".join(card_lines(name, terminal_width())))
         return
     if as_json:
         entries = [{"name": e.name, "class": e.class_name, "kind": e.kind,
@@ -220,7 +95,7 @@ def warmup_cmd(
     of all (--all, one-vs-rest loops and wide averaged models included), into numba's disk
     cache: for images and CI."""
     if bool(names) == all_:
-        _fail("name the learners to warm up, or pass --all (not both)")
+        fail("name the learners to warm up, or pass --all (not both)")
     names = [e.name for e in algorithms()] if all_ else names
     from .warmup import warmup
 
@@ -228,7 +103,7 @@ def warmup_cmd(
         report = warmup(names, n_jobs=n_jobs, multiclass=multiclass or all_,
                         averaged=averaged or all_)
     except UnknownAlgorithmError as exc:
-        _fail(exc)
+        fail(exc)
     if as_json:
         typer.echo(json.dumps([{"family": r.family, "learners": r.learners,
                                 "compile_seconds": round(r.compile_seconds, 2),
@@ -241,7 +116,7 @@ def warmup_cmd(
         state = (f"compiled in {row.compile_seconds:5.1f} s" if row.compile_seconds > 0
                  else "already compiled (disk cache)")
         typer.echo(textwrap.fill(f"{row.family:<13} {state}  ({', '.join(row.learners)})",
-                                 max(_width(), 60), subsequent_indent=" " * 14,
+                                 max(terminal_width(), 60), subsequent_indent=" " * 14,
                                  break_on_hyphens=False))
     typer.echo(f"total         compiled in {total:5.1f} s  ({wall:.1f} s with the warm-up runs)")
 
@@ -288,9 +163,9 @@ def run_cmd(
                                    help="Lines per chunk when streaming."),
 ):
     """Run one learner in the online protocol (predict, then learn) and print its metrics."""
-    _model_target(save_model)
+    model_target(save_model)
     info(algorithm)
-    _announce_early([algorithm], data)
+    announce_early([algorithm], data)
     from rich.table import Table
 
     from .compare import parse_param_assignments, run_one, run_one_streamed
@@ -303,7 +178,7 @@ def run_cmd(
         name, n_rows, n_features = Path(data).name, summary["steps"], learner.n_features_in_
     else:
         X, y, name = load_source(data)
-        _announce_compile([algorithm], X)
+        announce_compile([algorithm], X)
         summary, learner, _ = run_one(algorithm, params, X, y, passes=passes, seed=seed,
                                       track_tau=tau)
         summary["data"] = describe_source(name, X, y)
@@ -337,13 +212,13 @@ def _streamed(data, stream, passes, seed):
     path = Path(data)
     if stream is False or not path.is_file():
         if stream:
-            _fail(f"--stream needs --data to be an svmlight file; {data!r} is not a file")
+            fail(f"--stream needs --data to be an svmlight file; {data!r} is not a file")
         return False
     if stream is None and path.stat().st_size <= STREAM_ABOVE_BYTES:
         return False
     if passes != 1 or seed is not None:
         if stream:
-            _fail("--stream reads the file once, in order: it takes neither --passes nor "
+            fail("--stream reads the file once, in order: it takes neither --passes nor "
                   "--seed")
         return False  # large but several passes: load it whole
     return True
@@ -368,10 +243,10 @@ def compare_cmd(
 ):
     """Compare learners on the same stream in the online protocol: table, JSON and figure."""
     names = algorithms_ or ["perceptron", "pa", "pa-i", "pa-ii", "ce-omm", "e-omm"]
-    _writable_folder(out_dir, "--out")
+    writable_folder(out_dir, "--out")
     for n in names:
         info(n)
-    _announce_early(names, data)  # first: starting the figure process takes a moment
+    announce_early(names, data)  # first: starting the figure process takes a moment
     from .report.figure_process import FigureProcess
 
     # matplotlib's import and first text layout, on the other core while the learners run
@@ -384,7 +259,7 @@ def compare_cmd(
 
         params = parse_param_assignments(param, names)
         X, y, source_name = load_source(data)
-        _announce_compile(names, X)
+        announce_compile(names, X)
         report = compare_learners(names, params, X, y, passes=passes, seed=seed,
                                   track_tau=tau, n_jobs=n_jobs, out_dir=out_dir,
                                   source=describe_source(source_name, X, y), figures=figures)
@@ -433,7 +308,7 @@ def reproduce_omm_example_cmd(
     as c², e-OMM's stay ≤ 2."""
     from .experiments import omm_example_5_1
 
-    _writable_folder(out_dir, "--out")
+    writable_folder(out_dir, "--out")
     report = omm_example_5_1.run(c or None, out_dir)
     typer.echo(Path(report["files"]["table"]).read_text())
     out.print(f"figure {report['files']['figure']}\njson   {report['files']['json']}")
@@ -466,43 +341,15 @@ def run():  # pragma: no cover - console entry point (`olc`, `python -m olc`)
     finalization (a full garbage collection, then every module's objects freed one by one)
     took ~0.45 s of a 2.5 s ``olc compare`` (measured: `benchmarks/startup.py`). Everything
     a command writes is closed and renamed before it returns (``olc._atomic``), so nothing
-    needs that teardown: :func:`_exit_now` does what finalization must (joins threads, runs
-    the ``atexit`` handlers, flushes standard output and error) and ends the process."""
+    needs that teardown: :func:`olc.cli_support.exit_now` does what finalization must (joins
+    threads, runs the ``atexit`` handlers, flushes standard output and error) and ends the
+    process."""
     try:
         app(prog_name="olc")
         code = 0
     except SystemExit as exc:
         code = exc.code
-    _exit_now(code)
-
-
-def _exit_now(code):
-    """End the process with ``code`` (a ``SystemExit`` code: None, an int or a message) as
-    Python's own exit would, minus the teardown of objects: when no other thread runs,
-    ``atexit`` handlers run (joblib's, logging's, temporary folders'), standard streams are
-    flushed (status 120 when that fails, as Python reports it)."""
-    import atexit
-    import threading
-
-    if code is None:
-        code = 0
-    elif not isinstance(code, int):
-        print(code, file=sys.stderr)
-        code = 1
-    main_thread = threading.main_thread()
-    if any(t is not main_thread and not t.daemon for t in threading.enumerate()):
-        # Other threads still run (e.g. joblib's executor after `olc warmup --n-jobs`): the
-        # interpreter's own shutdown tells them to stop before joining them; joining them
-        # here would wait forever.
-        sys.exit(code)
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            if stream is not None:
-                stream.flush()
-        except (OSError, ValueError):
-            code = code or 120
-    os._exit(code)
+    exit_now(code)
 
 
 if __name__ == "__main__":  # pragma: no cover

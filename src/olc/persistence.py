@@ -19,7 +19,7 @@ Format ``olc-learner/2`` (written by :func:`save`):
 learner's own initial state, finiteness, class count, kind, the layout fingerprint, the
 hyper-parameters) and raises :class:`PersistenceError` naming the file, the field, what was
 expected and what was found. Files of olc 0.1.0 (``olc-learner/1``: no ``ints``, 16 scalar
-slots) are upgraded on load (see :func:`_upgrade_v1`).
+slots) are upgraded on load (see :func:`olc._saved_state.upgrade_v1`).
 """
 import json
 import zipfile
@@ -29,7 +29,7 @@ import numpy as np
 
 from . import __version__
 from ._atomic import atomic_open
-from ._compiled.support_check import check_support_sets
+from ._saved_state import as_native, check_classes, check_ovr_state, check_state, upgrade_v1
 from .learners.registry import UnknownAlgorithmError, info, name_of
 
 FORMAT = "olc-learner/2"
@@ -44,16 +44,6 @@ _STATE = ("vecs", "ints", "scal")
 
 class PersistenceError(ValueError):
     pass
-
-
-class _ClassChecker:
-    """A checker whose field names say which class's learner they belong to."""
-
-    def __init__(self, check, label):
-        self.path, self._check, self._label = check.path, check, label
-
-    def fail(self, field, expected, found=None):
-        self._check.fail(f"{field} of the learner of class {self._label!r}", expected, found)
 
 
 # -- save ------------------------------------------------------------------------------------
@@ -124,7 +114,8 @@ def save(learner, path):
 # -- load ------------------------------------------------------------------------------------
 
 class _Checker:
-    """Raises PersistenceError("FILE: FIELD: expected …, found …")."""
+    """Raises PersistenceError("FILE: FIELD: expected …, found …") (``fail``) or
+    PersistenceError("FILE: MESSAGE") (``refuse``)."""
 
     def __init__(self, path):
         self.path = path
@@ -132,6 +123,9 @@ class _Checker:
     def fail(self, field, expected, found=None):
         tail = "" if found is None else f", found {found}"
         raise PersistenceError(f"{self.path}: {field}: expected {expected}{tail}")
+
+    def refuse(self, message):
+        raise PersistenceError(f"{self.path}: {message}") from None
 
     def type_of(self, meta, key, kind):
         value = meta[key]
@@ -256,127 +250,6 @@ def _check_layout(check, meta, learner):
             f"with olc {meta['olc_version']}, or refit.")
 
 
-def _upgrade_v1(check, learner, arrays):
-    """olc 0.1.0 files: no ``ints``; ``scal`` had 16 slots for every rule. A learner whose
-    state changed provides ``_upgrade_legacy_state(vecs, scal) -> (vecs, ints, scal)``;
-    otherwise the layout's named slots are a prefix of the old 16 (refused if a dropped slot
-    held a value) and the rule keeps no integer state."""
-    vecs, scal = arrays["vecs"], arrays["scal"]
-    upgrade = getattr(learner, "_upgrade_legacy_state", None)
-    if upgrade is not None:
-        try:
-            return upgrade(vecs, scal)
-        except (ValueError, IndexError, TypeError) as exc:
-            raise PersistenceError(f"{check.path}: state saved by olc 0.1.0 cannot be "
-                                   f"upgraded: {exc}") from None
-    layout = getattr(learner, "_layout", None)
-    if layout is not None and not layout.variable_scalars and scal.ndim == 1:
-        keep = layout.n_scalars
-        dropped = scal[keep:]
-        if np.any(dropped != 0):
-            k = keep + int(np.flatnonzero(dropped != 0)[0])
-            check.fail("scal (olc 0.1.0 file)", f"zeros beyond the {keep} slot(s) of "
-                       f"{layout.describe()['scalars']}", f"scal[{k}] = {scal[k].item()!r}")
-        scal = scal[:keep]
-    if np.size(learner._initial_ints(max(vecs.shape[-1], 1))):
-        raise PersistenceError(
-            f"{check.path}: saved by olc 0.1.0, which kept no integer state; this olc's "
-            f"{type(learner).__name__} needs one and defines no upgrade "
-            "(_upgrade_legacy_state): refit the model")
-    return vecs, None, scal
-
-
-def _as(check, name, array, kind, ndim):
-    """The array as native float64/int64 of ``ndim`` dimensions (byte order may differ)."""
-    want = {"f": "float64", "i": "int64"}[kind]
-    if not isinstance(array, np.ndarray) or array.dtype.kind != kind or array.dtype.itemsize != 8:
-        check.fail(name, f"dtype {want}", getattr(array, "dtype", type(array).__name__))
-    if array.ndim != ndim:
-        check.fail(name, f"{ndim}-D", f"shape {array.shape}")
-    return np.ascontiguousarray(array, dtype=want)
-
-
-def _expected_shapes(check, learner, n_features, vecs, ints, scal):
-    """The state shapes the learner expects for ``n_features`` columns, computed only when
-    the file's ``vecs`` is at least that wide (so any allocation is bounded by the file's
-    own data)."""
-    if vecs.shape[0] < 1:
-        check.fail("vecs", "at least one row", f"shape {vecs.shape}")
-    if n_features > vecs.shape[1]:
-        check.fail("vecs", f"at least n_features_in = {n_features} columns",
-                   f"shape {vecs.shape}")
-    try:
-        return learner._loaded_state_shapes(n_features, vecs, ints, scal)
-    except MemoryError:
-        check.fail("metadata 'n_features_in'", "a size whose state fits in memory",
-                   n_features)
-    except ValueError as error:  # a capacity the arrays cannot have
-        raise PersistenceError(f"{check.path}: {error}") from None
-
-
-def _check_state(check, learner, n_features, vecs, ints, scal):
-    vecs = _as(check, "vecs", vecs, "f", 2)
-    ints = _as(check, "ints", ints, "i", np.ndim(learner._initial_ints(1)))
-    scal = _as(check, "scal", scal, "f", 1)
-    (rows, width), ints_shape, (n_scal,) = _expected_shapes(check, learner, n_features,
-                                                             vecs, ints, scal)
-    if vecs.shape[1] != width:
-        check.fail("vecs", f"{width} columns for n_features_in = {n_features}",
-                   f"shape {vecs.shape}")
-    if vecs.shape[0] != rows:
-        check.fail("vecs", f"{rows} rows", f"shape {vecs.shape}")
-    if ints.shape != ints_shape:
-        check.fail("ints", f"shape {ints_shape}", f"shape {ints.shape}")
-    if scal.shape[0] != n_scal:
-        check.fail("scal", f"{n_scal} slots", f"{scal.shape[0]}")
-    for name, array in (("vecs", vecs), ("scal", scal)):
-        bad = np.flatnonzero(~np.isfinite(array.ravel()))
-        if bad.size:
-            where = np.unravel_index(int(bad[0]), array.shape)
-            check.fail(name, "finite values",
-                       f"{array[where].item()!r} at index {tuple(map(int, where))}")
-    problem = (check_support_sets(learner._layout, vecs, ints)
-               or learner._check_loaded_state(vecs, ints, scal))
-    if problem:
-        raise PersistenceError(f"{check.path}: {problem}")
-    return vecs, ints, scal
-
-
-def _check_ovr_state(check, learner, n_features, classes, vecs, ints, scal):
-    """The stacked states of a one-vs-rest classifier: K = len(classes) along a first axis,
-    each class's state checked as a binary learner's (``_check_state``)."""
-    if learner._ovr_refusal:
-        check.fail("classes", f"2 labels ({type(learner).__name__} cannot learn more: "
-                   f"{learner._ovr_refusal})", f"{len(classes)}")
-    n_classes = len(classes)
-    vecs = _as(check, "vecs", vecs, "f", 3)
-    ints = _as(check, "ints", ints, "i", np.ndim(learner._initial_ints(1)) + 1)
-    scal = _as(check, "scal", scal, "f", 2)
-    for name, array in (("vecs", vecs), ("ints", ints), ("scal", scal)):
-        if array.shape[0] != n_classes:
-            check.fail(name, f"{n_classes} class states along the first axis (one per class)",
-                       f"shape {array.shape}")
-    for c in range(n_classes):
-        _check_state(_ClassChecker(check, classes[c].item()), learner, n_features, vecs[c],
-                     ints[c], scal[c])
-    return vecs, ints, scal
-
-
-def _check_classes(check, entry, arrays):
-    if entry.kind == "regressor":
-        return None
-    classes = arrays["classes"]
-    if classes.ndim != 1 or classes.shape[0] < 2:
-        check.fail("classes", "the labels of a classifier (at least 2)", f"shape {classes.shape}")
-    if classes.dtype.kind not in "biufU":
-        check.fail("classes", "numbers or strings", f"dtype {classes.dtype}")
-    if classes.dtype.kind == "f" and not np.isfinite(classes).all():
-        check.fail("classes", "finite labels", classes.tolist())
-    if not np.all(classes[:-1] < classes[1:]):
-        check.fail("classes", "distinct labels in sorted order", classes.tolist()[:20])
-    return classes
-
-
 def load(path):
     """Rebuild a learner saved by :func:`save`; its state is restored bit for bit.
 
@@ -401,12 +274,12 @@ def load(path):
     _check_layout(check, meta, learner)
     if not fitted:
         return learner
-    classes = _check_classes(check, entry, arrays)
+    classes = check_classes(check, entry, arrays)
     n_features = meta["n_features_in"]
     if legacy:
-        arrays["vecs"] = _as(check, "vecs", arrays["vecs"], "f", 2)
-        arrays["scal"] = _as(check, "scal", arrays["scal"], "f", 1)
-        arrays["vecs"], arrays["ints"], arrays["scal"] = _upgrade_v1(check, learner, arrays)
+        arrays["vecs"] = as_native(check, "vecs", arrays["vecs"], "f", 2)
+        arrays["scal"] = as_native(check, "scal", arrays["scal"], "f", 1)
+        arrays["vecs"], arrays["ints"], arrays["scal"] = upgrade_v1(check, learner, arrays)
         if arrays["ints"] is None:
             arrays["ints"] = learner._initial_ints(n_features)  # no integer state
     from .learners.multiclass import stacked  # numba: only once a fitted file is read
@@ -414,10 +287,10 @@ def load(path):
     if classes is not None and stacked(learner, len(classes)):
         if legacy:
             check.fail("classes", "2 labels (olc 0.1.0 files are binary)", len(classes))
-        vecs, ints, scal = _check_ovr_state(check, learner, n_features, classes,
+        vecs, ints, scal = check_ovr_state(check, learner, n_features, classes,
                                             arrays["vecs"], arrays["ints"], arrays["scal"])
     else:
-        vecs, ints, scal = _check_state(check, learner, n_features, arrays["vecs"],
+        vecs, ints, scal = check_state(check, learner, n_features, arrays["vecs"],
                                         arrays["ints"], arrays["scal"])
     learner._vecs, learner._ints, learner._scal = vecs, ints, scal
     if classes is not None:

@@ -14,7 +14,7 @@ from urllib.error import URLError
 import pytest
 
 from olc import data
-from olc.data import _download, _verified, registry
+from olc.data import _download, _verified, dataset_files
 from olc.data._compression import sha256_content, sha256_file
 from olc.data.errors import ChecksumError, DatasetNotFoundError, UnknownDatasetError
 
@@ -90,7 +90,7 @@ def test_shared_file_matches_registry(shared_home, item):
     assert sha256_file(path) == f.sha256
     digest, size = sha256_content(path)
     assert (digest, size) == (f.content_sha256, f.content_size)
-    registry.check_file(path, f, deep=True)
+    dataset_files.check_file(path, f, deep=True)
 
 
 def test_every_shared_file_is_registered(shared_home):
@@ -130,8 +130,8 @@ def test_verification_is_cached(shared_home, monkeypatch):
     assert len(markers) == 1
 
     calls = []
-    real = registry.sha256_file
-    monkeypatch.setattr(registry, "sha256_file", lambda p: calls.append(p) or real(p))
+    real = dataset_files.sha256_file
+    monkeypatch.setattr(dataset_files, "sha256_file", lambda p: calls.append(p) or real(p))
     _verified._memo.clear()  # a new process: only the marker file remains
     data.fetch("usps")
     assert calls == []

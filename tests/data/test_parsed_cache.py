@@ -12,7 +12,8 @@ import pytest
 
 from olc._cache import CacheDiscardedWarning
 from olc.data import fetch, get_spec, load, parsed_cache, read_svmlight
-from olc.data.registry import DatasetSpec, RemoteFile, derived_home
+from olc.data.dataset_spec import DatasetSpec, RemoteFile
+from olc.data.registry import derived_home
 
 
 def _parsed_from_file(split):

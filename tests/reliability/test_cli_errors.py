@@ -6,6 +6,8 @@ import json
 import lzma
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -141,3 +143,33 @@ def test_debug_shows_the_traceback(tmp_path):
                              env={"OLC_DEBUG": "1"})
     assert res.exception is not None and not isinstance(res.exception, SystemExit)
     assert "error:" in fails("run", "pa", "--data", target)
+
+
+def _with_closed_stdout(code):
+    """Run ``code`` in a fresh interpreter whose standard output is a pipe nobody reads (its
+    read end closed before the start: every write fails, as after ``| head`` has exited)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(Path(__file__).parents[2] / "src"), os.environ.get("PYTHONPATH", "")]))
+    env.pop("PYTHONUNBUFFERED", None)  # output stays buffered until the exit
+    try:
+        return subprocess.run([sys.executable, "-c", code], stdout=write_end,
+                              stderr=subprocess.PIPE, text=True, env=env, timeout=120)
+    finally:
+        os.close(write_end)
+
+
+@pytest.mark.parametrize("args", [["algorithms"], ["compare", "--help"], ["--help"]])
+def test_output_reader_that_closes_early(args):
+    """`olc … | head`: the command ends quietly with status 1 (Python's recipe for SIGPIPE),
+    not with `error: [Errno 32] Broken pipe`."""
+    done = _with_closed_stdout(f"import sys\nsys.argv = ['olc', *{args!r}]\n"
+                               "from olc.cli import run\nrun()")
+    assert (done.returncode, done.stderr) == (1, "")
+
+
+def test_exit_with_output_still_buffered_for_a_reader_that_has_gone():
+    done = _with_closed_stdout("print('buffered output', end='')\n"
+                               "from olc.cli_support import exit_now\nexit_now(0)")
+    assert (done.returncode, done.stderr) == (1, "")

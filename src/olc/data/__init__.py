@@ -32,9 +32,8 @@ from .loaders import (
     iter_chunks,
     load,
 )
+from .dataset_spec import DatasetSpec, RemoteFile
 from .registry import (
-    DatasetSpec,
-    RemoteFile,
     data_home,
     datasets,
     derived_home,

@@ -34,8 +34,10 @@ import numpy as np
 
 from . import _verified
 from ._compression import detect_compression, open_binary
+from .dataset_files import check_file
+from .dataset_spec import DatasetSpec, check_split
 from .errors import ChangedFileError, ChecksumError, DataError, DataFormatError
-from .registry import DatasetSpec, check_file, check_split, fetch, get_spec
+from .registry import fetch, get_spec
 from .svmlight import DEFAULT_CHUNK_ROWS, iter_svmlight_chunks, read_svmlight
 from .synthetic import stream_of
 

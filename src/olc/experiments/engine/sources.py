@@ -95,7 +95,8 @@ class DatasetSource:
         return {"kind": "dataset", "name": self.name, "split": self.split}
 
     def check(self):
-        from ...data.registry import check_split, get_spec
+        from ...data.dataset_spec import check_split
+        from ...data.registry import get_spec
 
         check_split(get_spec(self.name), self.split)
 
