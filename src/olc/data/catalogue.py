@@ -11,6 +11,14 @@ _UCI_ADULT = "https://archive.ics.uci.edu/ml/machine-learning-databases/adult/"
 _LECUN = "http://yann.lecun.com/exdb/mnist/"
 # torchvision's mirror of the same original gzip files (LeCun's site often refuses).
 _MNIST_MIRROR = "https://ossci-datasets.s3.amazonaws.com/mnist/"
+
+
+def _mnist_file(name, sha256, size, content_sha256, content_size, **extra):
+    """One of LeCun's gzipped idx files, from his site or the mirror."""
+    return RemoteFile(name, sha256, size, _LECUN + name, content_sha256=content_sha256,
+                      content_size=content_size, mirrors=(_MNIST_MIRROR + name,), **extra)
+
+
 _LIBSVM_CITE = (
     "C.-C. Chang and C.-J. Lin, LIBSVM: a library for support vector machines, "
     "ACM TIST 2(3), 2011; data: J. C. Platt, Fast training of support vector machines "
@@ -206,35 +214,23 @@ BUILT_IN_DATASETS: tuple[DatasetSpec, ...] = (
         description="MNIST test set: 10000 28x28 grey-level digits (LeCun's original "
         "idx files). The training images are not available in the reference folder.",
         files=(
-            RemoteFile(
-                "t10k-images-idx3-ubyte.gz",
-                "8d422c7b0a1c1c79245a5bcf07fe86e33eeafee792b84584aec276f5a2dbc4e6",
-                1648877,
-                _LECUN + "t10k-images-idx3-ubyte.gz",
-                content_sha256="0fa7898d509279e482958e8ce81c8e77db3f2f8254e26661ceb7762c4d494ce7",
-                content_size=7840016,
-                mirrors=(_MNIST_MIRROR + "t10k-images-idx3-ubyte.gz",),
-            ),
-            RemoteFile(
-                "t10k-labels-idx1-ubyte.gz",
-                "f7ae60f92e00ec6debd23a6088c31dbd2371eca3ffa0defaefb259924204aec6",
-                4542,
-                _LECUN + "t10k-labels-idx1-ubyte.gz",
-                content_sha256="ff7bcfd416de33731a308c3f266cc351222c34898ecbeaf847f06e48f7ec33f2",
-                content_size=10008,
-                mirrors=(_MNIST_MIRROR + "t10k-labels-idx1-ubyte.gz",),
-            ),
-            RemoteFile(
-                "train-labels-idx1-ubyte.gz",
-                "3552534a0a558bbed6aed32b30c495cca23d567ec52cac8be1a0730e8010255c",
-                28881,
-                _LECUN + "train-labels-idx1-ubyte.gz",
-                content_sha256="65a50cbbf4e906d70832878ad85ccda5333a97f0f4c3dd2ef09a8a9eef7101c5",
-                content_size=60008,
-                mirrors=(_MNIST_MIRROR + "train-labels-idx1-ubyte.gz",),
-                optional=True,
-                note="training labels without training images: not used by the loader",
-            ),
+            _mnist_file("t10k-images-idx3-ubyte.gz",
+                        "8d422c7b0a1c1c79245a5bcf07fe86e33eeafee792b84584aec276f5a2dbc4e6",
+                        1648877,
+                        "0fa7898d509279e482958e8ce81c8e77db3f2f8254e26661ceb7762c4d494ce7",
+                        7840016),
+            _mnist_file("t10k-labels-idx1-ubyte.gz",
+                        "f7ae60f92e00ec6debd23a6088c31dbd2371eca3ffa0defaefb259924204aec6",
+                        4542,
+                        "ff7bcfd416de33731a308c3f266cc351222c34898ecbeaf847f06e48f7ec33f2",
+                        10008),
+            _mnist_file("train-labels-idx1-ubyte.gz",
+                        "3552534a0a558bbed6aed32b30c495cca23d567ec52cac8be1a0730e8010255c",
+                        28881,
+                        "65a50cbbf4e906d70832878ad85ccda5333a97f0f4c3dd2ef09a8a9eef7101c5",
+                        60008, optional=True,
+                        note="training labels without training images: not used by the "
+                        "loader"),
         ),
         splits={"test": ("t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz")},
         loader="mnist",
