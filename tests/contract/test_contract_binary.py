@@ -47,9 +47,12 @@ def _run_batches(name, X, y, splits=(0, 25, 26, 80)):
 def test_all_ones():
     assert all_ones(np.ones(0))
     assert all_ones(np.ones(1000))
-    # A value other than 1 anywhere, block boundaries (256) included, is found.
-    for n in (1, 255, 256, 257, 513, 1000):
-        for pos in {0, n // 2, 255 % n, 256 % n, n - 1}:
+    assert all_ones(np.ones(3 * 1024))
+    assert all_ones(np.ones(3 * 1024 + 5))
+    # A value other than 1 anywhere, block boundaries (1,024) and the tail after the last
+    # whole block included, is found.
+    for n in (1, 255, 1023, 1024, 1025, 2048 + 513, 3 * 1024):
+        for pos in {0, n // 2, 1023 % n, 1024 % n, 2047 % n, 2048 % n, n - 1}:
             for other in (0.0, -1.0, 2.0, np.nextafter(1.0, 2.0), np.nan, np.inf):
                 v = np.ones(n)
                 v[pos] = other

@@ -1,5 +1,6 @@
 """olc.sklearn as scikit-learn estimators (``check_estimator``), their bad-input messages,
 and the import boundary (``import olc`` loads neither olc.sklearn nor scikit-learn)."""
+import re
 import subprocess
 import sys
 
@@ -65,6 +66,21 @@ def test_label_outside_classes_is_named():
     with pytest.raises(ValueError, match=r"y contains label\(s\) \[7\] that are not in "
                                          r"classes_ \[-1, 1\]"):
         clf.partial_fit(X, np.array([1, 1, 7, -1, -1, -1]), classes=[-1, 1])
+
+
+@pytest.mark.parametrize("labels, classes, named", [
+    (["a", "b", "a", "b", "a", "c"], ["a", "b"], "['c']"),       # strings, one unknown
+    (["a", "b", "a", "b", "a", "b"], [0, 1], "['a', 'b']"),      # strings against integers
+    ([0, 1, 0, 1, 2, 1], [0, 1], "[2]"),                         # past the last class
+    ([0.0, 1.0, 0.0, 1.0, 0.5, 1.0], [0, 1], "[0.5]"),           # between two classes
+    ([-3, 1, 0, 1, 0, 1], [0, 1], "[-3]"),                       # before the first class
+])
+def test_every_unknown_label_is_named(labels, classes, named):
+    """The binary-search check of y against classes_ (and its fallback for labels that do
+    not compare with the classes) names exactly the unknown labels."""
+    with pytest.raises(ValueError, match=re.escape(f"y contains label(s) {named} that are "
+                                                   "not in classes_")):
+        Perceptron().partial_fit(X, np.array(labels), classes=classes)
 
 
 def test_classes_must_not_change():
@@ -169,3 +185,34 @@ def test_sparsified_model_keeps_learning():
         a.partial_fit(X, Y)
         b.partial_fit(X, Y)
     np.testing.assert_array_equal(np.asarray(a.coef_), b.coef_)
+
+
+@pytest.mark.parametrize("estimator", [Perceptron(random_state=0),
+                                       PassiveAggressiveClassifier(random_state=0),
+                                       Perceptron(penalty="l1", random_state=0)])
+def test_csr_input_is_read_not_written(estimator):
+    """A float64 CSR matrix is learned from as it is (no copy) when canonical, and from a
+    canonical copy when not (each entry stored twice, as halves): either way the caller's
+    arrays are left as they were, and both give the same model (the CSR one: on sparse
+    input the intercept's steps are damped, so not the dense rows' model). scikit-learn
+    learns from the stored entries as they are, so its PA classifier, which divides by the
+    stored entries' ‖x‖², gives another model on the duplicated matrix."""
+    rng = np.random.default_rng(3)
+    dense = np.where(rng.random((30, 8)) < 0.4, rng.normal(size=(30, 8)), 0.0)
+    dense[:, 0] = 1.0  # no empty row
+    y = np.where(dense[:, 1:].sum(axis=1) > 0, 1, -1)
+    canonical = sp.csr_matrix(dense)
+    counts = np.diff(canonical.indptr)
+    data = np.repeat(canonical.data / 2, 2)  # halves 0.5·x exactly (a power of two)
+    indices = np.repeat(canonical.indices, 2)
+    indptr = np.concatenate([[0], np.cumsum(2 * counts)])
+    duplicated = sp.csr_matrix((data, indices, indptr), shape=dense.shape)
+    assert not duplicated.has_canonical_format
+    expected = estimator.__class__(**estimator.get_params()).fit(
+        sp.csr_matrix(dense), y).coef_
+    for X in (canonical, duplicated):
+        before = [X.data.copy(), X.indices.copy(), X.indptr.copy()]
+        model = estimator.__class__(**estimator.get_params()).fit(X, y)
+        np.testing.assert_allclose(model.coef_, expected, rtol=1e-12, atol=1e-12)
+        for now, then in zip((X.data, X.indices, X.indptr), before):
+            np.testing.assert_array_equal(now, then)
