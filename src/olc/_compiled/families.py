@@ -47,11 +47,12 @@ _ENTRY_LAYOUT = {"run_dense": "dense rows", "score_dense": "dense rows",
 # They order the warm-up's work (longest first) and feed the notices below.
 ESTIMATED_SECONDS = {
     "linear": 23, "omm": 22, "regularized": 51, "experts": 13, "margin": 30,
-    "omm_variants": 56, "bayes_point": 27, "sgd": 19, "second_order": 22, "regression": 14,
+    "omm_variants": 56, "bayes_point": 27, "sgd": 25, "second_order": 22, "regression": 14,
     "multiclass_pa": 8,
 }
-# (second_order and regression re-scaled 2026-11-27 when AROW regression moved to
-# second_order: 18.6 → 23.0 and 23.0 → 16.2 CPU-s, measured side by side at load ~3.)
+# (Re-scaled 2026-11-27: second_order and regression when AROW regression moved to
+# second_order, 18.6 → 23.0 and 23.0 → 16.2 CPU-s; sgd when it took binary rows, 21.0 →
+# 27.5; each measured side by side, at load ~1–3.)
 # The share of that an entry takes (same measurement): the first run loop compiled in a
 # process also compiles the family's rule code for its rows (dense 0.23-0.59, CSR 0.17-0.46
 # of the family); the later entries link what is compiled (one-vs-rest 0.04-0.08 each,

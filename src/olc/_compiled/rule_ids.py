@@ -120,7 +120,7 @@ FAMILIES = {f.name: f for f in (
     Family("sgd", (SGD, SGD_REGRESSION), "rules.sgd",
            ("rules/sgd.py", "rules/sgd_penalty.py", "layouts/sgd.py", "rules/linear.py",
             "layouts/linear.py") + AVERAGING_SOURCES,
-           "SGD classification and regression"),
+           "SGD classification and regression", binary_rows=True),
     Family("second_order", (AROW_FULL, AROW_DIAGONAL, AROW_DIAGONAL_PRECISION,
                             AROW_REGRESSION_FULL, AROW_REGRESSION_DIAGONAL,
                             AROW_REGRESSION_DIAGONAL_PRECISION),

@@ -122,12 +122,17 @@ def loss_derivative(loss, y, s):
 
 
 @jit(inline=INLINE)
-def _max_abs(val):
+def _max_abs(idx, val):
+    """max |xⱼ| over the row's stored values (a binary row, val None: 1, or 0 if empty).
+    The None tests in the kernels' order (``kernels.py``), which numba settles per type."""
     m = 0.0
-    for k in range(val.shape[0]):
-        a = abs(val[k])
-        if a > m:
-            m = a
+    if idx is not None and val is None:
+        return 1.0 if idx.shape[0] > 0 else 0.0
+    if val is not None:
+        for k in range(val.shape[0]):
+            a = abs(val[k])
+            if a > m:
+                m = a
     return m
 
 
@@ -163,7 +168,7 @@ def _sgd_round(idx, val, y, vecs, ints, scal, hp, fast, loss):
         # by the scale sv_mul leaves: scale·shrink, or 1 once folded or cleared.
         after = scal[SCALE] * shrink
         divisor = after if sv_in_range(after) else 1.0
-        if not (math.isfinite(update / divisor * _max_abs(val))
+        if not (math.isfinite(update / divisor * _max_abs(idx, val))
                 and math.isfinite(scal[BIAS] + update)):
             return math.inf, pred, False, 0.0
     # -- apply ------------------------------------------------------------------------------
