@@ -13,6 +13,13 @@ _LECUN = "http://yann.lecun.com/exdb/mnist/"
 _MNIST_MIRROR = "https://ossci-datasets.s3.amazonaws.com/mnist/"
 
 
+def _libsvm_file(name, sha256, size, content_sha256, content_size, **extra):
+    """One of the LIBSVM binary data sets' files, stored xz-compressed: ``name`` without
+    ``.xz`` on the LIBSVM site."""
+    return RemoteFile(name, sha256, size, _LIBSVM + name.removesuffix(".xz"),
+                      content_sha256=content_sha256, content_size=content_size, **extra)
+
+
 def _mnist_file(name, sha256, size, content_sha256, content_size, **extra):
     """One of LeCun's gzipped idx files, from his site or the mirror."""
     return RemoteFile(name, sha256, size, _LECUN + name, content_sha256=content_sha256,
@@ -32,22 +39,16 @@ BUILT_IN_DATASETS: tuple[DatasetSpec, ...] = (
         description="UCI Adult preprocessed by Platt (LIBSVM a9a): 123 sparse binary "
         "features, labels -1/+1 (+1 = income >50K).",
         files=(
-            RemoteFile(
-                "a9a.xz",
-                "c7a2952bcd0877f2c8a6c44b52b1e8086ffff5c4cb1ff9e4d700c97313f2d6a4",
-                153384,
-                _LIBSVM + "a9a",
-                content_sha256="f5d5ffd8d865ff41328e7ee043e4b020816914ff6843ff15b98905ddbedce906",
-                content_size=2329875,
-            ),
-            RemoteFile(
-                "a9a.t.xz",
-                "062c4d552cafaf641effeb9742e80775d9c5593245da70817ed5c22f3dd9e0bc",
-                78544,
-                _LIBSVM + "a9a.t",
-                content_sha256="1f448a153f0320399a7e40836eb207655b0bde0f21fc941cc472193daa9f5de9",
-                content_size=1164628,
-            ),
+            _libsvm_file("a9a.xz",
+                         "c7a2952bcd0877f2c8a6c44b52b1e8086ffff5c4cb1ff9e4d700c97313f2d6a4",
+                         153384,
+                         "f5d5ffd8d865ff41328e7ee043e4b020816914ff6843ff15b98905ddbedce906",
+                         2329875),
+            _libsvm_file("a9a.t.xz",
+                         "062c4d552cafaf641effeb9742e80775d9c5593245da70817ed5c22f3dd9e0bc",
+                         78544,
+                         "1f448a153f0320399a7e40836eb207655b0bde0f21fc941cc472193daa9f5de9",
+                         1164628),
         ),
         splits={"train": ("a9a.xz",), "test": ("a9a.t.xz",)},
         loader="svmlight",
@@ -65,24 +66,18 @@ BUILT_IN_DATASETS: tuple[DatasetSpec, ...] = (
         description="Platt's web-page classification data (LIBSVM w8a): 300 sparse binary "
         "keyword features, labels -1/+1; many rows have no features at all.",
         files=(
-            RemoteFile(
-                "w8a.xz",
-                "290f6e8676b48fff31b557cbd09be4772120230198f0d0346f9fdf65e732cb30",
-                356284,
-                _LIBSVM + "w8a",
-                content_sha256="6a9fa8fd5f524303240a5db07d4b3d4a51e8b7b4b20a914105d8e3e8c81640f2",
-                content_size=3478238,
-                note="a copy with one extra trailing empty line (3478239 bytes, sha256 "
-                "b464b4f6...) parses identically but is not accepted",
-            ),
-            RemoteFile(
-                "w8a.t.xz",
-                "8807fb7d82a8de9609ac8d570c9286f3595f271e1a61d830db3c8a0f08c756fc",
-                121232,
-                _LIBSVM + "w8a.t",
-                content_sha256="618929ecb01bebb841daec4cae4aa07b97832d29b08652452775598929547fde",
-                content_size=1045870,
-            ),
+            _libsvm_file("w8a.xz",
+                         "290f6e8676b48fff31b557cbd09be4772120230198f0d0346f9fdf65e732cb30",
+                         356284,
+                         "6a9fa8fd5f524303240a5db07d4b3d4a51e8b7b4b20a914105d8e3e8c81640f2",
+                         3478238,
+                         note="a copy with one extra trailing empty line (3478239 bytes, sha256 "
+                         "b464b4f6...) parses identically but is not accepted"),
+            _libsvm_file("w8a.t.xz",
+                         "8807fb7d82a8de9609ac8d570c9286f3595f271e1a61d830db3c8a0f08c756fc",
+                         121232,
+                         "618929ecb01bebb841daec4cae4aa07b97832d29b08652452775598929547fde",
+                         1045870),
         ),
         splits={"train": ("w8a.xz",), "test": ("w8a.t.xz",)},
         loader="svmlight",
