@@ -2,12 +2,12 @@
 the learner's state arrays (mutated in place) and the output arrays of the record."""
 import numpy as np
 
+from .._sparse import issparse
 from ..config import strict_arithmetic
 from .families import loops_for
 from .feature_major import dense_rows_state
 from .indices import as_index_array
 from .rule_ids import family_of
-from .._sparse import issparse
 
 
 def readonly(a):

@@ -61,8 +61,7 @@ class PenalizedPerceptron(SGD):
         """The state ``_plain_sgd`` starts from: scale 1 (folded by ``end_call``), u = 0,
         q = 0, and the norms of the starting weights (its ``WeightVector.__cinit__``, with
         its BLAS calls: ddot and dasum)."""
-        if self._scal[SGDScal.SCALE] != 1.0 or self._averages():
-            self.end_call()
+        self.end_call()
         v = self._vecs[SGDVec.V]
         if self._l1_row and not getattr(self, "_q_is_zero", False):
             self._vecs[-1] = 0.0  # (a new state's q: writing its zeros would only fault
