@@ -42,6 +42,8 @@ Numerical care over long streams:
   clears v): at most ~2 digits lost, and O(d) work once per ~7/(η_tλ) rows. [Decision]
   Until the first rebase the arithmetic is scikit-learn's, bit for bit.
 """
+import numpy as np
+
 from .caching import jit
 from .kernels import COLD, INLINE, SHARED, dot
 from .layouts.averaging import AveragingScal
@@ -82,11 +84,21 @@ def _add_to_sum(u, a, k, idx, val):
 # and LLVM-inlined (``forceinline``) they re-optimized each step with four copies of the
 # body (PA's passive exits); both cost the linear family 2-2.7× its cold compile time
 # (measured with numba's compile events). A call per averaged row costs little next to it.
-@jit(inline=SHARED)
+#
+# The rules pass ``first`` and ``slot`` as their layouts' IntEnum members, each layout's enum a
+# numba type of its own: the thin inlined entries below turn them into plain int64 first, so
+# that the shared bodies compile once per row type, not once per row type and layout (the
+# linear family's perceptron and PA layouts compiled ``average_step`` twice per row type).
+@jit(inline=INLINE)
 def average_step(idx, val, u, scal, first, hp, slot, c, s, bias):
     """Account row t in the average, after the rule moved v by (c/s)·x (c = 0: it did not)
     and its bias is ``bias``; ``first``: the block's first slot in ``scal``; hp[slot]: the
     ``average`` field (``average_start``)."""
+    _average_step(idx, val, u, scal, np.int64(first), hp, np.int64(slot), c, s, bias)
+
+
+@jit(inline=SHARED)
+def _average_step(idx, val, u, scal, first, hp, slot, c, s, bias):
     t = scal[first + ROWS] + 1.0
     scal[first + ROWS] = t
     if t < average_start(hp, slot):
@@ -121,9 +133,14 @@ def needs_rebase(scal, first, after, in_range):
     return after == 0.0 or not in_range or after < scal[first + BASE_SCALE] * REBASE_DECAY
 
 
-@jit(inline=SHARED)
+@jit(inline=INLINE)
 def averaged_score(u, v, idx, val, scal, first, fast):
     """x·(u + a·v)·(1/b) + avg_bias: the averaged model's decision value."""
+    return _averaged_score(u, v, idx, val, scal, np.int64(first), fast)
+
+
+@jit(inline=SHARED)
+def _averaged_score(u, v, idx, val, scal, first, fast):
     a = scal[first + A]
     su = dot(u, idx, val, fast)
     sv = dot(v, idx, val, fast)
