@@ -56,7 +56,8 @@ from ..layouts.omm_variants import (
     NommScal,
     NommVec,
 )
-from ..nearest_point import COLLAPSE, COLLAPSED, dotn, norm2, qr_add, wolfe
+from ..nearest_point import COLLAPSE, COLLAPSED, wolfe
+from ..thin_qr import dotn, norm2, qr_add
 from .omm import densify, explicit_round, explicit_score, row_unit
 
 BIAS, PHASE, Y1, GAMMA = NommScal.BIAS, NommScal.PHASE, NommScal.Y1, NommScal.GAMMA
