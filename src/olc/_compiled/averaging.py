@@ -86,9 +86,11 @@ def _add_to_sum(u, a, k, idx, val):
 # (measured with numba's compile events). A call per averaged row costs little next to it.
 #
 # The rules pass ``first`` and ``slot`` as their layouts' IntEnum members, each layout's enum a
-# numba type of its own: the thin inlined entries below turn them into plain int64 first, so
-# that the shared bodies compile once per row type, not once per row type and layout (the
-# linear family's perceptron and PA layouts compiled ``average_step`` twice per row type).
+# numba type of its own: the thin inlined entry below turns them into plain int64, so that
+# the shared body compiles once per row type, not once per row type and layout (the linear
+# family's perceptron and PA layouts compiled it twice per row type: 3.6 -> 1.7 CPU-s).
+# Not done for ``averaged_score``: every family calls it with one layout, and the same entry
+# around it cost W1's averaged perceptron 15 % (106 -> 122 ns/row, benchmarks/averaging.py).
 @jit(inline=INLINE)
 def average_step(idx, val, u, scal, first, hp, slot, c, s, bias):
     """Account row t in the average, after the rule moved v by (c/s)·x (c = 0: it did not)
@@ -133,14 +135,9 @@ def needs_rebase(scal, first, after, in_range):
     return after == 0.0 or not in_range or after < scal[first + BASE_SCALE] * REBASE_DECAY
 
 
-@jit(inline=INLINE)
+@jit(inline=SHARED)
 def averaged_score(u, v, idx, val, scal, first, fast):
     """x·(u + a·v)·(1/b) + avg_bias: the averaged model's decision value."""
-    return _averaged_score(u, v, idx, val, scal, np.int64(first), fast)
-
-
-@jit(inline=SHARED)
-def _averaged_score(u, v, idx, val, scal, first, fast):
     a = scal[first + A]
     su = dot(u, idx, val, fast)
     sv = dot(v, idx, val, fast)
