@@ -173,3 +173,28 @@ def test_exit_with_output_still_buffered_for_a_reader_that_has_gone():
     done = _with_closed_stdout("print('buffered output', end='')\n"
                                "from olc.cli_support import exit_now\nexit_now(0)")
     assert (done.returncode, done.stderr) == (1, "")
+
+
+def test_ctrl_c_while_the_command_line_loads():
+    """Ctrl-C before the command line has finished importing (the first ~0.1 s of `olc …`)
+    ends with status 130 and nothing printed, as Ctrl-C during a command does — not with the
+    traceback of whatever import it interrupted. The interrupt is raised by an import hook
+    on `olc.cli`, deterministically, in a fresh interpreter."""
+    code = ("import sys\n"
+            "class Interrupt:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name == 'olc.cli':\n"
+            "            raise KeyboardInterrupt\n"
+            "sys.meta_path.insert(0, Interrupt())\n"
+            "sys.argv = ['olc', 'algorithms']\n"
+            "from olc.__main__ import main\n"
+            "main()\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert (done.returncode, done.stderr, done.stdout) == (130, "", "")
+
+
+def test_python_dash_m_olc_runs_the_command_line():
+    done = subprocess.run([sys.executable, "-m", "olc", "--version"], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip(), done.stderr
