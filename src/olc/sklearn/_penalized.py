@@ -86,7 +86,6 @@ class PenalizedPerceptron(SGD):
         vecs[SGDVec.V] *= scal[SGDScal.SCALE]
         scal[SGDScal.SCALE] = 1.0
 
-
     def model_into(self, coef_row):
         """The model (not averaged) written into ``coef_row`` (a row of the drop-in's
         ``coef_``: no 1 MB temporary for d = 130,000, as ``_linear_model`` makes); returns
