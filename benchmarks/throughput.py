@@ -157,7 +157,7 @@ def diagnose_olc(name, X, y, repeat):
         from olc._compiled.driver import LoopInput, binary_rows, csr_values, run_online
         from olc._compiled.families import loops_for
         from olc.evaluate.protocol import DEFAULT_CHUNK
-        from olc.learners.validation import as_binary_labels
+        from olc.learners._framework.validation import as_binary_labels
 
         ref = olc.make(name, **OLC_LEARNERS[name])
         ref.predict_then_learn(X[:1], y[:1], classes=CLASSES)  # fitted: validate_data knows d

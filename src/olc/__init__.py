@@ -6,7 +6,7 @@ e.g. ``olc.Perceptron``, ``olc.make("pa-i")``, ``olc.progressive``, ``olc.load``
 """
 from ._lazy import lazy_attributes
 from .config import set_strict_arithmetic, strict_arithmetic, strict_mode
-from .learners.catalogue import LEARNER_CLASSES
+from .learners.registry.catalogue import LEARNER_CLASSES
 
 
 def _version():

@@ -55,7 +55,7 @@ def algorithms_cmd(
             info(name)
         except UnknownAlgorithmError as exc:
             fail(exc)
-        from .learners.cards import card_data, card_lines
+        from .learners.registry.cards import card_data, card_lines
 
         if as_json:
             typer.echo(json.dumps(card_data(name), default=str, ensure_ascii=False, indent=2))
@@ -69,7 +69,7 @@ def algorithms_cmd(
                     "fixed": dict(e.preset)} for e in algorithms()]
         typer.echo(json.dumps(entries, default=str, ensure_ascii=False, indent=2))
         return
-    from .learners.cards import listing_lines
+    from .learners.registry.cards import listing_lines
 
     typer.echo("\n".join(listing_lines()))
     typer.echo("\nolc algorithms NAME: one learner's card (parameters, references).")

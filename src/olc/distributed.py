@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .learners.estimator import clone
+from .learners._framework.estimator import clone
 from .learners.registry import algorithms, name_of
-from .learners.validation import InputError, binary_classes
+from .learners._framework.validation import InputError, binary_classes
 
 WEIGHTINGS = ("uniform", "updates")
 

@@ -1,6 +1,6 @@
 """The bibliography: the documents olc implements and every algorithm's original paper.
 
-One entry per key; the algorithm catalogue (``olc.learners.catalogue``) cites these keys,
+One entry per key; the algorithm catalogue (``olc.learners.registry.catalogue``) cites these keys,
 ``olc algorithms NAME`` prints them, and ``docs/references.md`` is generated from this module
 (``python -m olc.references > docs/references.md``; a test checks the file is current).
 Pure Python: importing it costs nothing.
@@ -129,7 +129,7 @@ PAPERS = (
         "Yoav Freund and Robert E. Schapire. Large margin classification using the perceptron "
         "algorithm. Machine Learning 37(3):277–296, 1999. doi:10.1023/A:1007662407062.",
         "The voted perceptron and its averaged form: the origin of ``average=`` "
-        "(``olc.learners.averaging``)."),
+        "(``olc.learners._framework.averaging``)."),
     Reference(
         "collins-2002", "Collins 2002",
         "Michael Collins. Discriminative training methods for hidden Markov models: theory and "
@@ -189,7 +189,7 @@ def reference(key):
 def render_markdown(entries=None):
     """``docs/references.md``: both lists, each reference with the learners citing it."""
     if entries is None:
-        from .learners.catalogue import CATALOGUE as entries
+        from .learners.registry.catalogue import CATALOGUE as entries
     cited_by = {}
     for entry in entries:
         for key in entry.references:

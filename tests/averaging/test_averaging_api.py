@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 import olc
-from olc.learners.cards import card_data
-from olc.learners.estimator import ParameterError
-from olc.learners.validation import InputError
+from olc.learners.registry.cards import card_data
+from olc.learners import ParameterError
+from olc.learners import InputError
 from olc.persistence import PersistenceError
 
 from _cases import ALL, case_id, fit_args, is_classifier, stream, targets
@@ -48,7 +48,7 @@ def test_invalid_values_are_the_declared_constraint_error(name, value):
 def test_scikit_learn_validates_the_same_declaration():
     from sklearn.utils._param_validation import InvalidParameterError, validate_parameter_constraints
 
-    from olc.learners.constraints import to_sklearn
+    from olc.learners._framework.constraints import to_sklearn
     from olc.learners.perceptron import Perceptron
 
     sk = to_sklearn(Perceptron._olc_constraints)

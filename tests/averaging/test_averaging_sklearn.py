@@ -1,7 +1,7 @@
 """``average=`` against scikit-learn's ``average`` (``SGDClassifier``/``SGDRegressor``; the
 deprecated ``PassiveAggressiveClassifier`` is ``SGDClassifier(learning_rate="pa1"/"pa2")``),
 on dense streams without all-zero rows (scikit-learn's PA-I skips those without counting
-them: ``olc.learners.averaging``).
+them: ``olc.learners._framework.averaging``).
 
 Strict mode: **bit for bit** — olc's iterates are scikit-learn's
 (tests/exactness/test_sklearn_parity.py) and its lazy sum does scikit-learn's arithmetic in

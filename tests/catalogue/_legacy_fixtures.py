@@ -1,12 +1,14 @@
 """The model files olc 0.1.0 saved (``tests/persistence_fixtures/v0_1_0``, written by
 ``make_v0_1_0.py``), read the way an upgrade reads them: the raw arrays go through the
-learner's own ``_upgrade_legacy_state`` (not ``olc.load``, so each test sees that step)."""
+learner's upgrade in ``olc.persistence.v0_1_0`` (not ``olc.load``, so each test sees that
+step)."""
 import json
 from pathlib import Path
 
 import numpy as np
 
 from olc.learners.registry import info
+from olc.persistence import v0_1_0
 
 FIXTURES = Path(__file__).resolve().parents[1] / "persistence_fixtures" / "v0_1_0"
 
@@ -38,4 +40,4 @@ def upgraded(name):
     meta, vecs, scal, classes = legacy_file(name)
     assert meta["olc_version"] == "0.1.0" and meta["algorithm"] == name
     learner = info(name).cls(**meta["params"])
-    return fitted_from(meta, learner._upgrade_legacy_state(vecs, scal), classes)
+    return fitted_from(meta, v0_1_0.upgrade(learner, vecs, scal), classes)

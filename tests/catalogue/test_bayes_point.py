@@ -14,7 +14,7 @@ import scipy.sparse as sp
 
 import olc
 from olc._compiled.layouts.bayes_point import GeneralizedPerceptronScal, ObpmScal, ObpmVec
-from olc.learners.validation import InputError, StreamStoppedError
+from olc.learners import InputError, StreamStoppedError
 
 GP, OBPM = "generalized-perceptron", "obpm"
 

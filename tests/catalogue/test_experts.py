@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from sklearn.base import clone
 
 import olc
-from olc.learners.validation import StreamStoppedError
+from olc.learners import StreamStoppedError
 
 WINNOW, WM, RWM = "winnow", "weighted-majority", "randomized-weighted-majority"
 ALL = [WINNOW, WM, RWM]

@@ -1,7 +1,7 @@
 """Model files of olc 0.1.0 (tests/persistence_fixtures/v0_1_0, written by
 ``make_v0_1_0.py``) for the OMM and experts learners, read through each learner's
-``_upgrade_legacy_state``: the upgraded learner gives the decision values olc 0.1.0 gave,
-bit for bit, and keeps learning exactly as a learner trained by this version on the same
+upgrade in ``olc.persistence.v0_1_0``: the upgraded learner gives the decision values olc
+0.1.0 gave, bit for bit, and keeps learning exactly as a learner trained by this version on the same
 rows (the fixture's training stream is rebuilt from the generator's seed)."""
 
 import numpy as np

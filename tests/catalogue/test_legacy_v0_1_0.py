@@ -1,5 +1,5 @@
 """Files saved by olc 0.1.0 (``tests/persistence_fixtures/v0_1_0``), upgraded to the named
-layouts by each learner's ``_upgrade_legacy_state``, score the probe set exactly as the
+layouts by each learner's upgrade in ``olc.persistence.v0_1_0``, score the probe set exactly as the
 0.1.0 model did, and learning goes on from them.
 
 Learners whose 0.1.0 state differs from their named layout (scalars trimmed from the old 16

@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 import olc
 from olc._compiled.layouts.margin import AlmaScal
+from olc.persistence import v0_1_0
 from _legacy_fixtures import expected as legacy_expected, fitted_from, legacy_file
 
 # -- helpers -------------------------------------------------------------------------------------
@@ -700,12 +701,12 @@ def test_tracked_supports_are_sets_that_cover_the_nonzeros(name):
 @pytest.mark.parametrize("name", ["romma", "a-romma", "alma2", "pumma"])
 def test_olc_0_1_0_state_upgrades_to_the_named_layout(name):
     """A 0.1.0 file (coordinate lists as float rows, 16 scalar slots) upgraded through
-    ``_upgrade_legacy_state`` gives the decision values that model gave, exactly, and is the
-    state this version reaches on the same stream (so learning can go on from it)."""
+    ``olc.persistence.v0_1_0.upgrade`` gives the decision values that model gave, exactly,
+    and is the state this version reaches on the same stream (so learning can go on from it)."""
     meta, old_vecs, old_scal, classes = legacy_file(name)
     expected = legacy_expected(name)
     learner = olc.make(name, **meta["params"])
-    vecs, ints, scal = learner._upgrade_legacy_state(old_vecs, old_scal)
+    vecs, ints, scal = v0_1_0.upgrade(learner, old_vecs, old_scal)
     d, layout = meta["n_features_in"], learner._layout
     assert vecs.shape == (layout.n_vectors, d) and vecs.dtype == np.float64
     assert ints.shape == (layout.n_ints(d),) and ints.dtype == np.int64

@@ -6,7 +6,7 @@ import pytest
 import scipy.sparse as sp
 
 import olc
-from olc.learners.validation import InputError
+from olc.learners import InputError
 
 
 def reference_norma(X, y, eta, lam, rho, schedule, bias):

@@ -450,7 +450,7 @@ def test_nomm_growth_out_of_memory_stops_the_stream_with_a_clear_error(monkeypat
 
     monkeypatch.setattr(layouts, "grow_nomm", no_memory)
     learner = olc.make("n-omm")
-    with pytest.raises(olc.learners.base.StreamStoppedError) as info:
+    with pytest.raises(olc.learners.StreamStoppedError) as info:
         learner.predict_then_learn(X, y, classes=[-1, 1])
     err = info.value
     assert "d + 2 = 12 floats" in str(err) and "from 16 to 32 stored points" in str(err)
@@ -594,7 +594,7 @@ def test_state_after_a_stopped_stream_is_the_state_after_its_last_learned_row(na
         learner = olc.make(name, **params)
         try:
             _run_quiet(learner, X, y)
-        except olc.learners.base.StreamStoppedError as err:
+        except olc.learners.StreamStoppedError as err:
             stopped += 1
             if err.rows_learned == 0:
                 assert not learner._is_initialised()
@@ -943,7 +943,7 @@ def test_nomm_store_all_non_finite_row_leaves_the_state_untouched():
         learner.predict_then_learn(X[:at], y[:at], classes=[-1, 1])
         bad = X[at:at + 5].copy()
         bad[1, 2] = np.nan
-        with pytest.raises(olc.learners.base.StreamStoppedError) as info:
+        with pytest.raises(olc.learners.StreamStoppedError) as info:
             learner.predict_then_learn(bad, y[at:at + 5])
         assert info.value.rows_learned == 1
         ref = olc.make("n-omm", store="all")

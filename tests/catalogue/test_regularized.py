@@ -16,7 +16,7 @@ import scipy.sparse as sp
 import olc
 from olc._compiled.layouts.regularized import ShenDietterichScal
 from olc.learners.registry import info
-from olc.learners.validation import InputError
+from olc.learners import InputError
 from _legacy_fixtures import expected as legacy_expected, legacy_file, upgraded
 
 # Clarabel's "inaccurate" warning on the second-order cone: see _solve.

@@ -16,7 +16,7 @@ import pytest
 import scipy.sparse as sp
 
 import olc
-from olc.learners.validation import InputError
+from olc.learners import InputError
 
 CLARABEL = dict(tol_gap_abs=1e-12, tol_gap_rel=1e-12, tol_feas=1e-12, tol_ktratio=1e-10,
                 max_iter=500)

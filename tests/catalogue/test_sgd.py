@@ -18,7 +18,7 @@ from sklearn.linear_model import SGDClassifier, SGDRegressor
 import olc
 from olc._compiled.scaled import RENORM_LOW
 from olc._compiled.layouts.sgd import SGDScal, SGDVec
-from olc.learners.validation import InputError
+from olc.learners import InputError
 
 SCHEDULES = ["constant", "1/t", "1/sqrt(t)"]
 LOSSES = ["hinge", "logistic", "squared_hinge"]

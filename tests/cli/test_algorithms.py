@@ -5,12 +5,12 @@ import re
 from numbers import Integral, Real
 
 import pytest
-from olc.learners.constraints import Interval, StrOptions
+from olc.learners._framework.constraints import Interval, StrOptions
 from typer.testing import CliRunner
 
 import olc
 from olc.cli import app
-from olc.learners.cards import card_data, describe_constraint, describe_constraints
+from olc.learners.registry.cards import card_data, describe_constraint, describe_constraints
 from olc.references import REFERENCES
 
 runner = CliRunner()

@@ -38,7 +38,7 @@ def test_catalogue_and_lookups_import_no_learner():
         "names = [e.name for e in olc.algorithms()]\n"
         "olc.learners.info('pa-i'); dir(olc)\n"
         "learners = [m for m in sys.modules if m.startswith('olc.learners.') and m.split('.')[-1]"
-        " not in ('catalogue', 'registry')]\n"
+        " not in ('catalogue', 'registry', 'lookup')]\n"
         f"print(json.dumps({LOADED} + learners))")
     assert loaded == []
 
@@ -59,7 +59,7 @@ def test_lazy_names_resolve():
     assert olc.progressive.__module__ == "olc.evaluate.protocol"
     assert olc.load.__module__ == "olc.persistence"
     assert callable(olc.learners.max_margin)
-    assert olc.learners.base.OnlineLinearModel is olc.learners.OnlineLinearModel
+    assert olc.learners._framework.model.OnlineLinearModel is olc.learners.OnlineLinearModel
     assert set(olc.__all__) <= set(dir(olc))
     with pytest.raises(AttributeError, match="no_such_name"):
         olc.no_such_name

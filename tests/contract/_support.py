@@ -24,7 +24,7 @@ ENTRIES = {entry.name: entry for entry in olc.algorithms()}
 each_algorithm = pytest.mark.parametrize("name", ALGORITHMS)
 
 #: Classifiers whose record holds class indices for every number of classes K ≥ 2 (the
-#: multiclass rules with K prototypes, ``olc.learners.multiclass.stacked``: pred = the
+#: multiclass rules with K prototypes, ``olc.learners._framework.multiclass.stacked``: pred = the
 #: argmax class, first on ties; score = its score). The checks of the binary record (±1
 #: predictions, sign(0) = +1, score = the decision value, τ) do not apply to them; the same
 #: properties for their class-index records are tested in

@@ -1,4 +1,4 @@
-"""Contract: the catalogue (``olc.learners.catalogue``) agrees with the code it names.
+"""Contract: the catalogue (``olc.learners.registry.catalogue``) agrees with the code it names.
 
 Every entry's class resolves and is exported; its declared kind is the class's kind; presets
 fix real parameters; every reference key exists; every public learner class is catalogued;
@@ -14,8 +14,8 @@ import pytest
 from sklearn.base import is_regressor
 
 import olc
-from olc.learners.base import OnlineLinearModel
-from olc.learners.catalogue import CATALOGUE, CLASSIFIER, REGRESSOR
+from olc.learners._framework.model import OnlineLinearModel
+from olc.learners.registry.catalogue import CATALOGUE, CLASSIFIER, REGRESSOR
 from olc.references import REFERENCES, render_markdown
 
 ROOT = Path(__file__).parents[2]

@@ -16,7 +16,7 @@ import sys
 import pytest
 
 import olc
-from olc.learners.base import ParameterError
+from olc.learners import ParameterError
 
 from ._support import ENTRIES
 
@@ -66,7 +66,7 @@ NOT_BOOLEANS = ["abc", None, 2, math.nan]
 def test_boolean_parameter_rejects_non_booleans(name, parameter, value):
     if value is None and None in _constraints(ENTRIES[name].cls)[parameter]:
         pytest.skip(f"{parameter} also accepts None by its declaration")
-    from olc.learners.constraints import _satisfies
+    from olc.learners._framework.constraints import _satisfies
 
     others = [c for c in _constraints(ENTRIES[name].cls)[parameter] if c != "boolean"]
     if any(_satisfies(c, value) for c in others):  # e.g. average: an int > 0 or a bool
@@ -127,7 +127,7 @@ def test_our_validator_agrees_with_scikit_learns(name):
     from sklearn.utils._param_validation import (InvalidParameterError,
                                                  validate_parameter_constraints)
 
-    from olc.learners.constraints import violation
+    from olc.learners._framework.constraints import violation
 
     cls = ENTRIES[name].cls
     ours, theirs = cls._olc_constraints, cls._parameter_constraints

@@ -13,7 +13,7 @@ def test_learner_class_is_exported(entry):
     assert getattr(olc, cls_name) is entry.cls
     assert cls_name in olc.__all__
     assert type(olc.make(entry.name)) is entry.cls
-    assert entry.source and entry.summary
+    assert entry.citation and entry.summary
 
 
 def test_exported_names_resolve():

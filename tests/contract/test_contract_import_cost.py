@@ -2,8 +2,8 @@
 
 ``import sklearn`` alone imports scipy.stats and pandas (~2 s); pyplot ~1 s. A user's first
 ``olc`` command pays for neither: learners validate common inputs themselves
-(``olc.learners.features_in``, ``olc.learners.constraints``) and figures use matplotlib's
-object API. scikit-learn is imported only where a caller already uses it (other input types,
+(``olc.learners._framework.features_in``, ``olc.learners._framework.constraints``) and
+figures use matplotlib's object API. scikit-learn is imported only where a caller already uses it (other input types,
 ``score``, data readers that are scikit-learn's).
 """
 import subprocess

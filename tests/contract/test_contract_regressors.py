@@ -7,7 +7,7 @@ Contract, as for classifiers: dense and CSR identical (bit for bit in strict mod
 finite models; bad input (NaN/inf in X or y, shapes, hyper-parameters) is rejected with its
 location, leaving the learner as it was (or, for a NaN/inf feature met in the loop, with the
 rows before it learned); scikit-learn's estimator checks for regressors pass.
-Regressor specifics (``olc.learners.base_regression``): ``predict`` returns ŷ = w·x + b;
+Regressor specifics (``olc.learners._framework.regressor``): ``predict`` returns ŷ = w·x + b;
 ``coef_`` has shape (d,) and ``intercept_`` (1,); no ``classes_``, ``classes=`` or τ.
 """
 import copy

@@ -50,8 +50,8 @@ def _expected_failed(estimator):
 
 with warnings.catch_warnings():
     # olc learners implement the estimator API without inheriting sklearn's BaseEstimator
-    # (importing it costs every olc command ~2 s; see olc.learners.estimator); scikit-learn
-    # warns about that when it collects the checks, and every check below runs regardless.
+    # (importing it costs every olc command ~2 s; see olc.learners._framework.estimator);
+    # scikit-learn warns about that when it collects the checks, and every check below runs regardless.
     warnings.filterwarnings("ignore", message="Estimator .* does not inherit from",
                             category=UserWarning)
     _with_checks = parametrize_with_checks(_ESTIMATORS, expected_failed_checks=_expected_failed,

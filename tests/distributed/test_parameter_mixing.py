@@ -9,7 +9,7 @@ import pytest
 
 import olc
 from olc.distributed import iterative_parameter_mixing, mixable_learners
-from olc.learners.validation import InputError
+from olc.learners import InputError
 
 da = pytest.importorskip("dask.array")
 

@@ -4,8 +4,8 @@ import numpy as np
 import scipy.sparse as sp
 
 import olc
-from olc.learners.catalogue import CATALOGUE, CLASSIFIER
-from olc.learners.multiclass import class_seed
+from olc.learners.registry.catalogue import CATALOGUE, CLASSIFIER
+from olc.learners._framework.multiclass import class_seed
 
 #: every catalogue classifier that runs one-vs-rest (n-OMM refuses: its store grows; the
 #: multiclass PA learners are multiclass rules of their own, K prototypes: test_multiclass_pa*)

@@ -12,7 +12,7 @@ import scipy.sparse as sp
 
 import olc
 import olc._compiled.families as families
-import olc.learners.multiclass as multiclass
+import olc.learners._framework.multiclass as multiclass
 
 from ._streams import stream
 

@@ -7,8 +7,8 @@ import pytest
 import scipy.sparse as sp
 
 import olc
-from olc.learners.multiclass import linear_models
-from olc.learners.validation import InputError, StreamStoppedError
+from olc.learners._framework.multiclass import linear_models
+from olc.learners import InputError, StreamStoppedError
 
 from ._streams import STORED_ORDERS, force_stored_order
 

@@ -15,7 +15,7 @@ import pytest
 import scipy.sparse as sp
 
 import olc
-from olc.learners.multiclass import linear_models
+from olc.learners._framework.multiclass import linear_models
 
 from ._streams import STORED_ORDERS, force_stored_order
 

@@ -8,7 +8,7 @@ from sklearn.datasets import load_iris
 from sklearn.multiclass import OneVsRestClassifier
 
 import olc
-from olc.learners.validation import InputError, StreamStoppedError
+from olc.learners import InputError, StreamStoppedError
 
 
 def _iris():

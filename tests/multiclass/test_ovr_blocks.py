@@ -9,7 +9,7 @@ import scipy.sparse as sp
 
 import olc
 import olc._compiled.driver_ovr as driver_ovr
-from olc.learners.validation import StreamStoppedError
+from olc.learners import StreamStoppedError
 
 from ._streams import as_csr, stream
 

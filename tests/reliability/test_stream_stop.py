@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import olc
-from olc.learners.validation import StreamStoppedError
+from olc.learners import StreamStoppedError
 
 from ._support import NAMES, fit_kwargs, in_domain
 

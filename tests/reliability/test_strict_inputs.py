@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import olc
-from olc.learners.validation import InputError
+from olc.learners import InputError
 
 from ._support import KIND, NAMES, fit_kwargs, in_domain
 

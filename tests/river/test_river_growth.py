@@ -8,7 +8,7 @@ import pytest
 import olc
 from _support import (EXTRA, FIXED, GROWING, assert_same_bits, assert_same_state, dict_stream,
                       learn, learner, wrap)
-from olc.learners.validation import InputError
+from olc.learners import InputError
 from olc.river import growth
 
 

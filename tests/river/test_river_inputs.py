@@ -11,8 +11,8 @@ import pytest
 import olc
 import olc.river
 from _support import assert_same_state
-from olc.learners.estimator import ParameterError
-from olc.learners.validation import InputError
+from olc.learners import ParameterError
+from olc.learners import InputError
 
 
 def _trained():

@@ -10,7 +10,7 @@ import olc
 import olc.river
 from _support import (assert_same_bits, assert_same_state, csr_of, dict_stream, learn,
                       learner, wrap)
-from olc.learners.estimator import NotFittedError
+from olc.learners import NotFittedError
 from olc.river.columns import CACHE_LIMIT
 
 

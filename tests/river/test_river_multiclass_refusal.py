@@ -5,7 +5,7 @@ import pytest
 import olc
 import olc.river
 from _support import MULTICLASS
-from olc.learners.validation import InputError
+from olc.learners import InputError
 
 
 @pytest.mark.parametrize("name", MULTICLASS)

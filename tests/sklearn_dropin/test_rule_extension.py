@@ -11,7 +11,7 @@ import olc
 from olc._compiled.driver import LoopInput
 from olc.learners.passive_aggressive import PassiveAggressiveI, PassiveAggressiveII
 from olc.learners.perceptron import Perceptron
-from olc.learners.records import PreparedStream
+from olc.learners._framework.records import PreparedStream
 from olc.learners.regression import PassiveAggressiveIRegression
 
 RNG = np.random.default_rng(5)

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..learners.records import StepRecord
-from ..learners.estimator import clone, is_regressor
-from ..learners.multiclass import new_record
+from ..learners._framework.records import StepRecord
+from ..learners._framework.estimator import clone, is_regressor
+from ..learners._framework.multiclass import new_record
 from ..learners.registry import name_of
 from ..progress import LazyProgress
 from .metrics import (absolute_error, cumulative_error_rate, cumulative_mean_squared_error,

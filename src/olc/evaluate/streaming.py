@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..learners.estimator import clone, is_regressor
+from ..learners._framework.estimator import clone, is_regressor
 from ..learners.registry import name_of
 from ..progress import LazyProgress
 from .protocol import with_regression_errors

@@ -4,7 +4,7 @@ import math
 from numbers import Integral, Real
 
 import numpy as np
-from .constraints import Interval, StrOptions
+from ._framework.constraints import Interval, StrOptions
 
 from .._compiled.layouts.bayes_point import (
     FIRST_MEMBER_BLOCK,
@@ -21,17 +21,12 @@ from .._compiled.layouts.bayes_point import (
     ObpmVec,
     obpm_sizes,
 )
-from .averaging import AVERAGE_CONSTRAINT, AveragingMixin, LayoutChoice, average_start
-from .classifier import OnlineLinearClassifier
+from ._framework.averaging import AVERAGE_CONSTRAINT, AveragingMixin, LayoutChoice, average_start
+from ._framework.classifier import OnlineLinearClassifier
 from .registry import algorithms, info, make
-from .validation import InputError
+from ._framework.validation import InputError
 
 _SEED_LIMIT = 2**53  # seeds are stored exactly in the float64 hp array
-
-#: OBPM's state in files of olc 0.1.0: vecs = [sum, member rows…, scratch]; scal = an 8-slot
-#: header starting with this layout's header fields, then 4-slot member blocks.
-_V0_1_0_OBPM_SUM_ROW, _V0_1_0_OBPM_FIRST_MEMBER_ROW = 0, 1
-_V0_1_0_OBPM_HEADER, _V0_1_0_OBPM_BLOCK = 8, 4
 
 
 class GeneralizedPerceptron(AveragingMixin, OnlineLinearClassifier):
@@ -62,7 +57,7 @@ class GeneralizedPerceptron(AveragingMixin, OnlineLinearClassifier):
     rho_schedule, eta_schedule : "constant" or "inv_sqrt" (default "constant").
     fit_intercept : bool (default True).
     average : bool or int ≥ 1 (default False): predict with the mean of the iterates from
-        that row on (``olc.learners.averaging``; the averaged perceptron of Freund &
+        that row on (``olc.learners._framework.averaging``; the averaged perceptron of Freund &
         Schapire 1999 when ρ = 0, η = 1). The update test and ‖(w, b)‖ are the iterate's.
     """
 
@@ -91,11 +86,6 @@ class GeneralizedPerceptron(AveragingMixin, OnlineLinearClassifier):
                 "rho_schedule": SCHEDULES[self.rho_schedule],
                 "eta_schedule": SCHEDULES[self.eta_schedule],
                 "fit_intercept": self.fit_intercept}
-
-    def _upgrade_legacy_state(self, vecs, scal):
-        """(vecs, ints, scal) from a file of olc 0.1.0, whose 16 scalar slots began with
-        this layout's (bias, sq, updates, work)."""
-        return vecs, self._initial_ints(vecs.shape[1]), scal[:self._layout.n_scalars].copy()
 
 
 def _supported_bases():
@@ -200,16 +190,16 @@ class OnlineBayesPointMachine(OnlineLinearClassifier):
         return {"n": self.N, "tau": self.tau, "seed": self.seed,
                 "base_rule": learner._layout.rule, "tail": base_hp}
 
-    def learn_prepared(self, stream, start=0, stop=None, order=None, out=None, check=None):
-        if self._is_initialised():
-            hp = self._hyperparameters()
-            if self._n_fitted_members() != self.N:
-                raise InputError(f"N={self.N!r} differs from the {self._n_fitted_members()} "
-                                 "members the learner was started with; call fit to start over")
-            if self._class_learner(0)._scal[ObpmScal.BASE_RULE] != hp[ObpmHP.BASE_RULE]:
-                raise InputError(f"base={self.base!r} differs from the base learner the "
-                                 "learner was started with; call fit to start over")
-        return super().learn_prepared(stream, start, stop, order, out, check)
+    def _check_continuation(self):
+        """The members and their base rule are fixed once learning starts."""
+        hp = self._hyperparameters()
+        if self._n_fitted_members() != self.N:
+            raise InputError(f"N={self.N!r} differs from the {self._n_fitted_members()} "
+                             "members the learner was started with; call fit to start over")
+        if self._class_learner(0)._scal[ObpmScal.BASE_RULE] != hp[ObpmHP.BASE_RULE]:
+            raise InputError(f"base={self.base!r} differs from the base learner the "
+                             "learner was started with; call fit to start over")
+        super()._check_continuation()
 
     def _n_fitted_members(self):
         return self._class_learner(0)._vecs.shape[0] - FIRST_MEMBER_ROW
@@ -220,19 +210,6 @@ class OnlineBayesPointMachine(OnlineLinearClassifier):
         vecs, _, scal = self._layout.initial_state(n_features, rows, n_scalars)
         scal[ObpmScal.BASE_RULE] = learner._layout.rule
         return vecs, scal
-
-    def _upgrade_legacy_state(self, vecs, scal):
-        """(vecs, ints, scal) from a file of olc 0.1.0 (its layout: see ``_V0_1_0_OBPM_*``)."""
-        first = _V0_1_0_OBPM_FIRST_MEMBER_ROW
-        n = vecs.shape[0] - first - 1  # the scratch row is last
-        rows, n_scalars = obpm_sizes(n)
-        new_vecs, _, new_scal = self._layout.initial_state(vecs.shape[1], rows, n_scalars)
-        new_vecs[ObpmVec.SUM] = vecs[_V0_1_0_OBPM_SUM_ROW]
-        new_vecs[FIRST_MEMBER_ROW:] = vecs[first:first + n]
-        new_scal[:len(ObpmScal)] = scal[:len(ObpmScal)]
-        blocks = scal[_V0_1_0_OBPM_HEADER:].reshape(n, _V0_1_0_OBPM_BLOCK)
-        new_scal[FIRST_MEMBER_BLOCK:].reshape(n, MEMBER_BLOCK)[:, :_V0_1_0_OBPM_BLOCK] = blocks
-        return new_vecs, self._initial_ints(vecs.shape[1]), new_scal
 
     def _denominator(self):
         sq = self._scal[ObpmScal.SUM_SQ]

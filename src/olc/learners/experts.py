@@ -6,14 +6,14 @@ on expert predictions x ∈ {−1,+1}^d — and reject anything else with the ro
 Where: while learning, the compiled rule checks each row in the pass that computes its vote
 (no extra pass over the data) and declines an out-of-domain row like a NaN row, so the loop
 stops before it; the rows before it are learned (streaming semantics, as for NaN) and
-:class:`~olc.learners.validation.StreamStoppedError` names the row and column. For
+:class:`~olc.learners.StreamStoppedError` names the row and column. For
 ``decision_function``/``predict`` and τ check sets, one vectorized NumPy check runs first.
 """
 import math
 from numbers import Integral, Real
 
 import numpy as np
-from .constraints import Interval
+from ._framework.constraints import Interval
 
 from .._compiled.layouts.experts import (
     RANDOMIZED_WEIGHTED_MAJORITY_LAYOUT,
@@ -26,17 +26,14 @@ from .._compiled.layouts.experts import (
     WinnowVec,
 )
 from .._compiled.random import uniform_array
-from ._legacy import legacy_scalars
-from .classifier import OnlineLinearClassifier
-from .validation import SEED_LIMIT, InputError, StreamStoppedError, check_seed
+from ._framework.classifier import OnlineLinearClassifier
+from ._framework.validation import SEED_LIMIT, InputError, StreamStoppedError, check_seed
 from .._sparse import issparse, scipy_sparse
 
 BINARY, SIGN = "binary", "sign"
 _DOMAIN_TEXT = {BINARY: "{0, 1}", SIGN: "{-1, +1}"}
 _POSITIVE = Interval(Real, 0, np.inf, closed="neither")
 _ETA = [Interval(Real, 0, 0.5, closed="right")]  # the lecture requires η ≤ 1/2
-# olc 0.1.0: vecs = (weights, exponents or counts); WM/RWM's scalar slots 0–2, in order.
-_LEGACY_EXPERT_SLOTS = ("ref", "step", "eta")
 
 
 def _outside(values, domain):
@@ -102,16 +99,6 @@ class _DomainLearner(OnlineLinearClassifier):
         start = self._layout.int_block(block, self.n_features_in_)
         return self._ints[start:start + self.n_features_in_]
 
-    def _legacy_ints(self, counts, **slots):
-        """The integer state from olc 0.1.0's float row of exponents or counts."""
-        block = self._layout.int_blocks(0)
-        ints = self._initial_ints(counts.shape[0])
-        start = self._layout.int_block(block, counts.shape[0])
-        ints[start:start + counts.shape[0]] = counts
-        for name, value in slots.items():
-            ints[self._layout.int_slots[name.upper()]] = value
-        return ints
-
     def _domain_message(self, row, col, value):
         return (f"X[{row}, {col}] = {value!r} at row {row}, column {col} is outside "
                 f"{type(self).__name__}'s input domain {_DOMAIN_TEXT[self.input_domain]}"
@@ -124,27 +111,29 @@ class _DomainLearner(OnlineLinearClassifier):
             raise InputError(self._domain_message(*hit))
         # A non-finite first violation is left to the base class, which reports NaN/inf.
 
-    def learn_prepared(self, stream, start=0, stop=None, order=None, out=None, check=None):
-        if self._is_initialised():
-            field, slot = self._factor_fields()
-            started = self._class_learner(0)._scal[slot]  # every class starts alike
-            if self._hyperparameters()[field] != started:
-                raise InputError(
-                    f"{self._factor}={getattr(self, self._factor)!r} differs from the value the "
-                    f"learner started with, {started!r}: the weights are stored as "
-                    "powers of that factor, so it is fixed once learning starts; call fit to "
-                    "start over")
-        try:
-            return super().learn_prepared(stream, start, stop, order, out, check)
-        except StreamStoppedError as exc:
-            hit = first_violation(stream.source[exc.row:exc.row + 1], self.input_domain)
-            if hit is None or not math.isfinite(hit[2]):
-                raise
-            _, col, value = hit
-            raise StreamStoppedError(
-                f"{self._domain_message(exc.row, col, value)}. The {exc.rows_learned} row(s) "
-                "before it were learned (rows are processed in order).",
-                exc.row, exc.rows_learned, exc.record) from None
+    def _check_continuation(self):
+        """The weights are stored as powers of the factor: it cannot change mid-stream."""
+        field, slot = self._factor_fields()
+        started = self._class_learner(0)._scal[slot]  # every class starts alike
+        if self._hyperparameters()[field] != started:
+            raise InputError(
+                f"{self._factor}={getattr(self, self._factor)!r} differs from the value the "
+                f"learner started with, {started!r}: the weights are stored as "
+                "powers of that factor, so it is fixed once learning starts; call fit to "
+                "start over")
+        super()._check_continuation()
+
+    def _explain_stop(self, stream, error):
+        """A row outside the input domain stops the loop as a non-finite row does: name the
+        domain, not NaN/inf."""
+        hit = first_violation(stream.source[error.row:error.row + 1], self.input_domain)
+        if hit is None or not math.isfinite(hit[2]):
+            return None
+        _, col, value = hit
+        return StreamStoppedError(
+            f"{self._domain_message(error.row, col, value)}. The {error.rows_learned} row(s) "
+            "before it were learned (rows are processed in order).",
+            error.row, error.rows_learned, error.record)
 
     def _prepare_X(self, X, reset=False):
         """Rows to score must lie in the domain too (the stream's rows are checked by the
@@ -219,13 +208,6 @@ class Winnow(_DomainLearner):
         return (self._vecs[WinnowVec.W].copy(),
                 -float(np.nextafter(self._threshold(), np.inf)))
 
-    def _upgrade_legacy_state(self, vecs, scal):
-        """An olc 0.1.0 state as (vecs, ints, scal): the exponents (a float row then) move to
-        the integer state; β stays in the first scalar slot."""
-        weights, exponents = vecs
-        return (weights[np.newaxis].copy(), self._legacy_ints(exponents),
-                legacy_scalars(self._layout, scal, ("beta",)))
-
     @property
     def log_weights_(self):
         """ln w_i = k_i·ln(1+β), exact (no underflow)."""
@@ -236,15 +218,6 @@ class Winnow(_DomainLearner):
 class _WeightedMajorityBase(_DomainLearner):
     input_domain = SIGN
     _factor = "eta"
-
-    def _upgrade_legacy_state(self, vecs, scal):
-        """An olc 0.1.0 state as (vecs, ints, scal): the mistake counts (a float row then),
-        the reference count and the round counter move to the integer state; η stays."""
-        weights, counts = vecs
-        old = dict(zip(_LEGACY_EXPERT_SLOTS, scal))
-        ints = self._legacy_ints(counts, ref=old["ref"], step=old["step"])
-        return weights[np.newaxis].copy(), ints, legacy_scalars(self._layout, [old["eta"]],
-                                                                ("eta",))
 
     def _check_loaded_state(self, vecs, ints, scal):
         """Counts are counts (≥ 0, the reference at most the least), weights ≥ 0, some > 0."""

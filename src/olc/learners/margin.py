@@ -6,9 +6,8 @@ import math
 from numbers import Real
 
 import numpy as np
-from .constraints import Interval
+from ._framework.constraints import Interval
 
-from .._compiled.layout import fields
 from .._compiled.layouts.margin import (
     AGGRESSIVE_ROMMA_LAYOUT,
     ALMA2_LAYOUT,
@@ -24,17 +23,9 @@ from .._compiled.layouts.margin import (
     RommaScal,
     RommaVec,
 )
-from .classifier import OnlineLinearClassifier
+from ._framework.classifier import OnlineLinearClassifier
 
 _POSITIVE = Interval(Real, 0, math.inf, closed="neither")  # finite and > 0
-
-# The state layouts of olc 0.1.0 (16 scalar slots; a tracked vector's coordinate list was a
-# float row after it, with a float count slot, −1 meaning "possibly every coordinate").
-_LEGACY_ROMMA = (fields("v", "v_list"), fields("scale", "raw_bias", "norm", "v_count", "err"))
-_LEGACY_ALMA = (fields("v"), fields("scale", "raw_bias", "sqnorm", "k"))
-_LEGACY_PUMMA = (fields("v", "v_list", "p", "p_list", "n", "n_list"),
-                 fields("scale", "bias", "norm", "wp", "wn", "pp", "nn", "pn", "v_count",
-                        "p_count", "n_count", "phase", "y1", "err"))
 
 
 def _separable_only_tags(tags):
@@ -53,8 +44,6 @@ class _ScaledMarginBase(OnlineLinearClassifier):
     """What the four learners share: w = S·v with S = 1 at the start, and an integer state
     that is always a 1-D int64 array (empty for ALMA), so that the family compiles once."""
 
-    _legacy_layout = None  # (vector fields, scalar fields) of olc 0.1.0
-
     def _initial_state(self, n_features):
         vecs, _, scal = self._layout.initial_state(n_features)
         scal[self._layout.scalars.SCALE] = 1.0  # w = S·v with S = 1, v = 0
@@ -63,33 +52,9 @@ class _ScaledMarginBase(OnlineLinearClassifier):
     def _initial_ints(self, n_features):
         return np.zeros(self._layout.n_ints(n_features), dtype=np.int64)
 
-    def _upgrade_legacy_state(self, vecs, scal):
-        """(vecs, ints, scal) of this layout from the state arrays of an olc 0.1.0 file: the
-        named rows and slots are copied by name; each tracked vector's support becomes its
-        nonzero coordinates, in increasing order (the old lists, which may repeat or say
-        "all", only ever had to cover them)."""
-        layout = self._layout
-        old_vec, old_scal = self._legacy_layout
-        d = vecs.shape[1]
-        new_vecs, new_ints, new_scal = layout.initial_state(d)
-        for member in layout.vectors:
-            new_vecs[member] = vecs[old_vec[member.name]]
-        for member in layout.scalars:
-            new_scal[member] = scal[old_scal[member.name]]
-        for member in layout.int_slots or ():  # V_COUNT, P_COUNT, …: one per tracked vector
-            name = member.name[:-len("_COUNT")]
-            support = np.flatnonzero(new_vecs[layout.vectors[name]])
-            first = layout.int_block(layout.int_blocks[name + "_LIST"], d)
-            positions = layout.int_block(layout.int_blocks[name + "_POS"], d)
-            new_ints[member] = support.size
-            new_ints[first:first + support.size] = support
-            new_ints[positions + support] = np.arange(1, support.size + 1)
-        return new_vecs, new_ints, new_scal
-
 
 class _ROMMABase(_ScaledMarginBase):
     _parameter_constraints = {"D_bar": [_POSITIVE, None]}
-    _legacy_layout = _LEGACY_ROMMA
 
     def __init__(self, D_bar=None):
         self.D_bar = D_bar
@@ -219,7 +184,6 @@ class ALMA2(_ScaledMarginBase):
     """
 
     _layout = ALMA2_LAYOUT
-    _legacy_layout = _LEGACY_ALMA
     _parameter_constraints = {
         "alpha": [Interval(Real, 0, 1, closed="right")],
         "B": [_POSITIVE, None],
@@ -300,7 +264,6 @@ class PUMMA(_ScaledMarginBase):
     """
 
     _layout = PUMMA_LAYOUT
-    _legacy_layout = _LEGACY_PUMMA
     _parameter_constraints = {"delta": [Interval(Real, 0, 1, closed="both")]}
 
     def __init__(self, delta=0.01):

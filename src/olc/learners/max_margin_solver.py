@@ -8,7 +8,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .omm import NonSeparableWarning
-from .validation import InputError, binary_classes, check_finite
+from ._framework.validation import InputError, binary_classes, check_finite
 
 
 @dataclass(frozen=True)

@@ -26,10 +26,10 @@ of the norm; tested), apart from predictions at exact ties.
 import numpy as np
 
 from .._compiled.layouts.multiclass_pa import MULTICLASS_PA_LAYOUT, multiclass_pa_hp_values
-from . import multiclass
-from .classifier import OnlineLinearClassifier
+from ._framework import multiclass
+from ._framework.classifier import OnlineLinearClassifier
 from .passive_aggressive import _C, PassiveAggressive, PassiveAggressiveI, PassiveAggressiveII
-from .validation import InputError
+from ._framework.validation import InputError
 
 __all__ = ["MulticlassPassiveAggressive", "MulticlassPassiveAggressiveI",
            "MulticlassPassiveAggressiveII"]
@@ -64,8 +64,8 @@ class _MulticlassPassiveAggressiveBase(OnlineLinearClassifier):
         raise InputError("τ (check=, tau_on=) is defined for binary classifiers only; "
                          f"{type(self).__name__} is multiclass")
 
-    def learn_prepared(self, stream, start=0, stop=None, order=None, out=None, check=None):
-        return multiclass.learn(self, stream, start, stop, order, out, check)
+    def _learns_class_states(self, stream):
+        return True  # K prototypes for every K ≥ 2
 
     # -- prediction -----------------------------------------------------------------------
     def _class_scores(self, X):

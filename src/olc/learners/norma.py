@@ -2,7 +2,7 @@
 Processing 52(8), 2004), linear kernel, classification with the soft-margin hinge loss."""
 from numbers import Real
 
-from .constraints import Interval, StrOptions
+from ._framework.constraints import Interval, StrOptions
 
 from .._compiled.layouts.regularized import (
     NORMA_LAYOUT,
@@ -11,14 +11,10 @@ from .._compiled.layouts.regularized import (
     NormaScal,
     NormaVec,
 )
-from .classifier import OnlineLinearClassifier
-from .regularized import state_from_legacy
-from .validation import InputError
+from ._framework.classifier import OnlineLinearClassifier
+from ._framework.validation import InputError
 
 _SCHEDULES = {"constant": SCHEDULE_CONSTANT, "sqrt": SCHEDULE_SQRT}
-# olc 0.1.0 kept NORMA's scalars in this order, in 16 slots.
-_LEGACY_VECTORS = ("v",)
-_LEGACY_SCALARS = ("bias", "scale", "rounds")
 
 
 class NORMA(OnlineLinearClassifier):
@@ -80,6 +76,4 @@ class NORMA(OnlineLinearClassifier):
         return (self._scal[NormaScal.SCALE] * self._vecs[NormaVec.V],
                 float(self._scal[NormaScal.BIAS]))
 
-    def _upgrade_legacy_state(self, vecs, scal):
-        """The state of a file saved by olc 0.1.0 in this layout."""
-        return state_from_legacy(self._layout, vecs, scal, _LEGACY_VECTORS, _LEGACY_SCALARS)
+

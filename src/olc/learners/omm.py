@@ -4,7 +4,7 @@ import warnings
 from numbers import Real
 
 import numpy as np
-from .constraints import Interval
+from ._framework.constraints import Interval
 
 from .._compiled.layouts.omm import (
     EFFICIENT_OMM_LAYOUT,
@@ -13,15 +13,10 @@ from .._compiled.layouts.omm import (
     OmmScal,
     OmmVec,
 )
-from ._legacy import legacy_scalars
-from .classifier import OnlineLinearClassifier
+from ._framework.classifier import OnlineLinearClassifier
 
 #: ρ ∈ [0, 1] (Algorithm 1's input), shared by every OMM learner.
 RHO_CONSTRAINT = [Interval(Real, 0, 1, closed="both")]
-
-
-# olc 0.1.0's scalar slots 0–7 (of 16), in order.
-_LEGACY_SCALARS = ("sp", "sm", "pp", "mm", "pm", "phase", "y1", "gamma")
 
 
 class NonSeparableWarning(RuntimeWarning):
@@ -35,18 +30,18 @@ class CollapseWarningMixin:
     _algorithm_label = "OMM"
     _phase_slot = _gamma_slot = None
 
-    def learn_prepared(self, stream, start=0, stop=None, order=None, out=None, check=None):
-        collapsed_before = self._collapsed()
-        try:
-            return super().learn_prepared(stream, start, stop, order, out, check)
-        finally:
-            if not collapsed_before and self._collapsed():
-                warnings.warn(
-                    f"{self._algorithm_label}: the stream is not linearly separable (the "
-                    f"certificates v₊ and v₋ coincide after step {self.n_steps_} at the latest, "
-                    "e.g. a point seen with both labels); the max-margin classifier is "
-                    "undefined from here on and the learner predicts +1 (w = 0, b = 0). OMM "
-                    "assumes separable data.", NonSeparableWarning, stacklevel=2)
+    def _before_learning(self):
+        return self._collapsed()
+
+    def _after_learning(self, collapsed_before):
+        # stacklevel 3: the warning points at the caller of learn_prepared
+        if not collapsed_before and self._collapsed():
+            warnings.warn(
+                f"{self._algorithm_label}: the stream is not linearly separable (the "
+                f"certificates v₊ and v₋ coincide after step {self.n_steps_} at the latest, "
+                "e.g. a point seen with both labels); the max-margin classifier is "
+                "undefined from here on and the learner predicts +1 (w = 0, b = 0). OMM "
+                "assumes separable data.", NonSeparableWarning, stacklevel=3)
 
     def _collapsed(self):
         if self._is_initialised() and self._is_multiclass():  # any class's learner
@@ -134,13 +129,5 @@ class EfficientOMM(CollapseWarningMixin, OnlineLinearClassifier):
             return np.zeros(d), 0.0
         b = -(scal[OmmScal.PP] - scal[OmmScal.MM]) / (2.0 * nu) / self._unit()
         return u / nu, float(b)
-
-    def _upgrade_legacy_state(self, vecs, scal):
-        """The state of an olc 0.1.0 file as (vecs, ints, scal): the same rows and slots in
-        the same order, 16 scalar slots cut to the named ones, in the data's own units
-        (UNIT = 1 once a nonzero row was stored)."""
-        new = legacy_scalars(self._layout, scal, _LEGACY_SCALARS,
-                             unit=1.0 if np.any(vecs) else 0.0)
-        return vecs, self._initial_ints(vecs.shape[1]), new
 
 

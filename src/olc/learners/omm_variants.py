@@ -4,7 +4,7 @@ solved exactly; e-OMM / ce-OMM for ℓp norms (§5.1). The offline exact max-mar
 from numbers import Real
 
 import numpy as np
-from .constraints import Interval, StrOptions
+from ._framework.constraints import Interval, StrOptions
 
 from .._compiled.layouts.omm import PHASE_MARGIN
 from .._compiled.layouts import omm_variants as _layouts
@@ -24,16 +24,9 @@ from .._compiled.layouts.omm_variants import (
     nomm_capacity,
     nomm_sizes,
 )
-from ._legacy import legacy_scalars
-from .classifier import OnlineLinearClassifier
+from ._framework.classifier import OnlineLinearClassifier
 from .max_margin_solver import MaxMarginSolution, max_margin  # noqa: F401 (olc.learners' names)
 from .omm import RHO_CONSTRAINT, CollapseWarningMixin
-
-# olc 0.1.0's n-OMM scalar header (16 slots, 13 used) and ℓp e-OMM slots (of 16), in order.
-_LEGACY_NOMM_HEADER = ("bias", "phase", "y1", "gamma", "n_stored", "cap", "k", "kmax", "sigma",
-                       "grow", "scale", "status", "majors")
-_LEGACY_NOMM_HEADER_SLOTS = 16
-_LEGACY_LP = ("bias", "phase", "y1", "gamma", "norm")
 
 
 class NaiveOMM(CollapseWarningMixin, OnlineLinearClassifier):
@@ -181,26 +174,6 @@ class NaiveOMM(CollapseWarningMixin, OnlineLinearClassifier):
             return self._constant_classifier(d, NommScal.Y1)
         return self._vecs[NommVec.W, :d].copy(), float(self._scal[NommScal.BIAS])
 
-    def _upgrade_legacy_state(self, vecs, scal):
-        """The state of an olc 0.1.0 file as (vecs, ints, scal): the rows of ``vecs`` are
-        unchanged; the 16-slot header loses CAP and KMAX (the shapes say them), the counters
-        and the corral (float slots then) move to ``ints``; in the data's own units."""
-        d = vecs.shape[1] - 2
-        header = dict(zip(_LEGACY_NOMM_HEADER, scal))
-        cap, kmax = int(header["cap"]), int(header["kmax"])
-        lam, corral, keys = np.split(scal[_LEGACY_NOMM_HEADER_SLOTS:], [cap, cap + kmax])
-        stored = vecs[NOMM_ROWS + 2 * kmax:NOMM_ROWS + 2 * kmax + cap, :d]
-        kept = [n for n in _LEGACY_NOMM_HEADER if n.upper() in NommScal.__members__]
-        new_scal = legacy_scalars(self._layout, [header[n] for n in kept], kept,
-                                  n_scalars=nomm_sizes(cap, d)[2],
-                                  unit=1.0 if np.any(stored) else 0.0)
-        new_scal[NOMM_HEADER:] = np.concatenate([lam, keys])
-        ints = self._initial_ints(d)
-        for name in NommInt.__members__:
-            ints[NommInt[name]] = int(header[name.lower()])
-        ints[NOMM_COUNTERS:NOMM_COUNTERS + kmax] = corral
-        return vecs, ints, new_scal
-
     # -- the stored problem ----------------------------------------------------------------
     def _blocks(self):
         """(B, λ): the stored rows (centered, augmented, in units) and their weights."""
@@ -308,12 +281,6 @@ class EfficientOMMLp(CollapseWarningMixin, OnlineLinearClassifier):
         if self._scal[LpScal.PHASE] != PHASE_MARGIN:
             return self._constant_classifier(d, LpScal.Y1)
         return self._vecs[LpVec.W].copy(), float(self._scal[LpScal.BIAS])
-
-    def _upgrade_legacy_state(self, vecs, scal):
-        """The state of an olc 0.1.0 file as (vecs, ints, scal): the same rows, the 16
-        scalar slots cut to the named ones (same order)."""
-        return vecs, self._initial_ints(vecs.shape[1]), legacy_scalars(self._layout, scal,
-                                                                       _LEGACY_LP)
 
     @property
     def certificates_(self):

@@ -2,13 +2,13 @@
 Singer, JMLR 2006; the textbook chapter §31.2.1)."""
 from numbers import Real
 
-from .constraints import Interval
+from ._framework.constraints import Interval
 
 from .._compiled.layouts.linear import (PA_CLASSIC, PA_I, PA_II,
                                        PASSIVE_AGGRESSIVE_AVERAGED_LAYOUT,
                                        PASSIVE_AGGRESSIVE_LAYOUT, pa_hp_values)
-from .averaging import AVERAGE_CONSTRAINT, AveragingMixin, LayoutChoice
-from .classifier import OnlineLinearClassifier
+from ._framework.averaging import AVERAGE_CONSTRAINT, AveragingMixin, LayoutChoice
+from ._framework.classifier import OnlineLinearClassifier
 
 _C = [Interval(Real, 0, None, closed="neither")]
 
@@ -21,7 +21,7 @@ _COMMON = """
     ``fit_intercept=False``.
 
     ``average`` (bool or int ≥ 1, default False): predict with the mean of the iterates from
-    that row on (``olc.learners.averaging``), scikit-learn's ``average``.
+    that row on (``olc.learners._framework.averaging``), scikit-learn's ``average``.
 """
 
 
@@ -47,7 +47,7 @@ class PassiveAggressive(_PassiveAggressiveBase):
     rows.) A zero vector x without a bias skips the round (τ would be ℓ/0).
 
     Parameters: fit_intercept (default True), average (bool or int ≥ 1, default False: the
-    mean of the iterates from that row on, ``olc.learners.averaging``).
+    mean of the iterates from that row on, ``olc.learners._framework.averaging``).
 """
 
     _variant = PA_CLASSIC

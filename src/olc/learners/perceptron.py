@@ -1,11 +1,11 @@
 """The Perceptron (Rosenblatt 1958)."""
 from numbers import Real
 
-from .constraints import Interval, StrOptions
+from ._framework.constraints import Interval, StrOptions
 
 from .._compiled.layouts.linear import PERCEPTRON_AVERAGED_LAYOUT, PERCEPTRON_LAYOUT
-from .averaging import AVERAGE_CONSTRAINT, AveragingMixin, LayoutChoice
-from .classifier import OnlineLinearClassifier
+from ._framework.averaging import AVERAGE_CONSTRAINT, AveragingMixin, LayoutChoice
+from ._framework.classifier import OnlineLinearClassifier
 
 
 class Perceptron(AveragingMixin, OnlineLinearClassifier):
@@ -23,7 +23,8 @@ class Perceptron(AveragingMixin, OnlineLinearClassifier):
     With ``fit_intercept=True`` and η = 1 this is scikit-learn's ``Perceptron(shuffle=False)``
     trained by ``partial_fit`` (same weights on the same dense stream).
 
-    ``average``: the averaged perceptron (Freund & Schapire 1999; ``olc.learners.averaging``):
+    ``average``: the averaged perceptron (Freund & Schapire 1999;
+    ``olc.learners._framework.averaging``):
     predict with the mean of the iterates from row ``average`` on (True: from the first) —
     scikit-learn's ``SGDClassifier(loss="perceptron", learning_rate="constant",
     average=...)``.

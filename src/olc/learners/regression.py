@@ -4,12 +4,12 @@ Shalev-Shwartz & Singer, JMLR 2006, §4; the textbook chapter §31.2.2). AROW re
 ``learners.sgd``."""
 from numbers import Real
 
-from .constraints import Interval
+from ._framework.constraints import Interval
 
 from .._compiled.layouts.linear import PA_CLASSIC, PA_I, PA_II, pa_hp_values
 from .._compiled.layouts.regression import PA_REGRESSION_AVERAGED_LAYOUT, PA_REGRESSION_LAYOUT
-from .averaging import AVERAGE_CONSTRAINT, AveragingMixin, LayoutChoice
-from .base_regression import OnlineLinearRegressor
+from ._framework.averaging import AVERAGE_CONSTRAINT, AveragingMixin, LayoutChoice
+from ._framework.regressor import OnlineLinearRegressor
 
 _POSITIVE = [Interval(Real, 0, None, closed="neither")]
 _NON_NEGATIVE = [Interval(Real, 0, None, closed="left")]
@@ -19,7 +19,7 @@ class _PARegressionBase(AveragingMixin, OnlineLinearRegressor):
     """The Passive-Aggressive step over the ε-insensitive loss (``rules/linear.py``,
     ``pa_step``); subclasses choose the variant and how their parameters map to C, κ, ε.
     Every subclass takes ``average`` (bool or int ≥ 1, default False): predict with the mean
-    of the iterates from that row on (``olc.learners.averaging``), scikit-learn's
+    of the iterates from that row on (``olc.learners._framework.averaging``), scikit-learn's
     ``PassiveAggressiveRegressor(average=...)``."""
 
     _layout = LayoutChoice(PA_REGRESSION_LAYOUT, PA_REGRESSION_AVERAGED_LAYOUT)

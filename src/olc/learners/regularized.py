@@ -4,8 +4,7 @@ Lemma 3.2) and the L1-norm-constrained PA (problem 3.10), each with the optional
 removal of §3.3 (threshold σ, Eq. 3.17)."""
 from numbers import Real
 
-import numpy as np
-from .constraints import Interval, StrOptions
+from ._framework.constraints import Interval, StrOptions
 
 from .._compiled.layouts.regularized import (
     L1_CONSTRAINED_PA_LAYOUT,
@@ -17,7 +16,7 @@ from .._compiled.layouts.regularized import (
 )
 from .._compiled.layouts.regularized import ShenDietterichScal as SDScal
 from .._compiled.layouts.regularized import ShenDietterichVec as SDVec
-from .classifier import OnlineLinearClassifier
+from ._framework.classifier import OnlineLinearClassifier
 
 _UPDATES = {"mistake": UPDATE_MISTAKE, "hinge": UPDATE_HINGE, "always": UPDATE_ALWAYS}
 
@@ -48,31 +47,6 @@ _COMMON = """
 """
 
 
-def state_from_legacy(layout, vecs, scal, vector_names, scalar_names):
-    """(vecs, ints, scal) of ``layout`` from the state of a file saved by olc 0.1.0, whose
-    float rows and scalar slots held the fields ``vector_names`` / ``scalar_names`` in that
-    order (its 16 scalar slots were unused past those): every field of the layout is taken
-    by name, integer fields (kept as floats then) converted exactly."""
-    old = {**dict(zip(vector_names, vecs)), **dict(zip(scalar_names, scal))}
-    d = vecs.shape[1]
-    new_vecs, ints, new_scal = layout.initial_state(d)
-    for field in layout.vectors:
-        new_vecs[field] = old[field.name.lower()]
-    for field in layout.scalars:
-        new_scal[field] = old[field.name.lower()]
-    for field in layout.int_slots or ():
-        ints[field] = int(old[field.name.lower()])
-    for block in layout.int_blocks or ():
-        start = layout.int_block(block, d)
-        ints[start:start + d] = old[block.name.lower()].astype(np.int64)
-    return new_vecs, ints, new_scal
-
-
-# olc 0.1.0 kept the support list and positions as float rows after v, and the list length in
-# a float slot after the norm's error bound.
-_LEGACY_VECTORS = ("v", "support_list", "support_pos")
-_LEGACY_SCALARS = ("bias_raw", "scale", "norm", "norm_err", "support_count")
-
 _COMMON_CONSTRAINTS = {
     "update": [StrOptions(set(_UPDATES))],
     "sigma": [Interval(Real, 0, None, closed="left")],
@@ -96,10 +70,6 @@ class _ShenDietterichPA(OnlineLinearClassifier):
     def _linear_model(self):
         s = self._scal[SDScal.SCALE]
         return s * self._vecs[SDVec.V], float(s * self._scal[SDScal.BIAS_RAW])
-
-    def _upgrade_legacy_state(self, vecs, scal):
-        """The state of a file saved by olc 0.1.0 in this layout (support set as integers)."""
-        return state_from_legacy(self._layout, vecs, scal, _LEGACY_VECTORS, _LEGACY_SCALARS)
 
 
 class _BallConstrainedPA(_ShenDietterichPA):

@@ -5,7 +5,7 @@ family (``second_order``)."""
 from numbers import Real
 
 import numpy as np
-from .constraints import Interval, StrOptions
+from ._framework.constraints import Interval, StrOptions
 
 from .._compiled.layouts.regression import AROW_REGRESSION_LAYOUTS
 from .._compiled.layouts.second_order import (
@@ -16,9 +16,9 @@ from .._compiled.layouts.second_order import (
     ArowDiagonalVec,
     ArowFullVec,
 )
-from .base_regression import OnlineLinearRegressor
-from .classifier import OnlineLinearClassifier
-from .validation import InputError
+from ._framework.regressor import OnlineLinearRegressor
+from ._framework.classifier import OnlineLinearClassifier
+from ._framework.validation import InputError
 
 #: Largest full covariance allocated: (d + 2)(d + 1) float64 values (≈ d² · 8 bytes).
 MAX_FULL_COVARIANCE_BYTES = 4 << 30
@@ -74,9 +74,9 @@ class AROWStateMixin:
                              f"({fitted} covariance): call fit to start over with another "
                              "covariance")
 
-    def learn_prepared(self, stream, start=0, stop=None, order=None, out=None, check=None):
+    def _check_continuation(self):
         self._check_layout()
-        return super().learn_prepared(stream, start, stop, order, out, check)
+        super()._check_continuation()
 
     def _decision_values(self, X):
         self._check_layout()
@@ -98,12 +98,6 @@ class AROWStateMixin:
         vecs[ArowDiagonalVec.SIGMA] = 1.0
         scal[ArowDiagonalScal.SIGMA_B] = 1.0
         return vecs, scal
-
-    def _upgrade_legacy_state(self, vecs, scal):
-        """(vecs, ints, scal) from a file of olc 0.1.0: same vecs; its 16 scalar slots began
-        with this layout's (none for the full covariance)."""
-        n_features = vecs.shape[1] - (1 if _is_full_state(vecs) else 0)
-        return vecs, self._initial_ints(n_features), scal[:self._layout.n_scalars].copy()
 
     def _linear_model(self):
         if not self._state_is_full():

@@ -2,7 +2,7 @@
 chapter §31.1)."""
 from numbers import Real
 
-from .constraints import Interval, StrOptions
+from ._framework.constraints import Interval, StrOptions
 
 from .._compiled.layouts.sgd import (
     CONSTANT,
@@ -20,9 +20,9 @@ from .._compiled.layouts.sgd import (
     SGDScal,
     SGDVec,
 )
-from .averaging import AVERAGE_CONSTRAINT, AveragingMixin, LayoutChoice
-from .classifier import OnlineLinearClassifier
-from .base_regression import OnlineLinearRegressor
+from ._framework.averaging import AVERAGE_CONSTRAINT, AveragingMixin, LayoutChoice
+from ._framework.classifier import OnlineLinearClassifier
+from ._framework.regressor import OnlineLinearRegressor
 
 SCHEDULES = {"constant": CONSTANT, "1/t": INV_T, "1/sqrt(t)": INV_SQRT_T}
 LOSSES = {"hinge": HINGE, "logistic": LOGISTIC, "squared_hinge": SQUARED_HINGE,
@@ -73,8 +73,8 @@ _COMMON = """
     w is stored as scale × vector, so the shrink costs O(1) and a round O(nnz(x)).
 
     ``average`` (bool or int ≥ 1, default False): averaged SGD — predict with the mean of the
-    iterates from that row on (``olc.learners.averaging``), scikit-learn's ``average``; the
-    steps still follow the current weights.
+    iterates from that row on (``olc.learners._framework.averaging``), scikit-learn's
+    ``average``; the steps still follow the current weights.
 """
 
 

@@ -27,7 +27,7 @@ def make(name, *, features=None, classes=None, **params):
     a :class:`Classifier` or a :class:`Regressor` by its kind. ``features``: feature names
     known in advance; ``classes``: a classifier's two labels (default ``(False, True)``)."""
     from ..learners.registry import make as make_learner
-    from ..learners.validation import InputError
+    from ..learners._framework.validation import InputError
 
     learner = make_learner(name, **params)
     if learner._estimator_type == "regressor":

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ..learners.validation import InputError
+from ..learners._framework.validation import InputError
 
 VALUES = {}   # n -> struct.Struct(f"{n}d"): n float64 values
 COLUMNS = {}  # n -> struct.Struct(f"{n}q"): n int64 columns

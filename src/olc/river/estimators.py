@@ -13,7 +13,7 @@ import numpy as np
 from river import base
 
 from .. import config
-from ..learners.validation import InputError
+from ..learners._framework.validation import InputError
 from .columns import COLUMNS, VALUES, bad_value_error, describe, frame_values, is_number
 from .state import LearnerState
 

@@ -51,7 +51,7 @@ import numpy as np
 
 from .._compiled import rule_ids as ids
 from .._compiled.layouts.second_order import FIRST_SIGMA_ROW
-from ..learners.validation import InputError
+from ..learners._framework.validation import InputError
 
 REFUSED = {
     ids.ROMMA: "its exact norm refresh sets an error bound computed from the width d "

@@ -16,10 +16,10 @@ from .._compiled.driver import LoopInput, decision_values, run_online
 from .._compiled.one_row_entries import BAD_VALUE, DECLINED, bind, entries_for, row_buffers
 from .._compiled.one_row_state import descriptor
 from .._compiled.status import OVERFLOW
-from ..learners.base import OnlineLinearModel
-from ..learners.estimator import NotFittedError, clone
-from ..learners.features_in import record_features
-from ..learners.validation import InputError
+from ..learners._framework.model import OnlineLinearModel
+from ..learners._framework.estimator import NotFittedError, clone
+from ..learners._framework.features_in import record_features
+from ..learners._framework.validation import InputError
 from . import growth
 from .columns import (CACHE_LIMIT, Columns, bad_value_error, columns_struct, frame_csr,
                       pack_values, values_struct)

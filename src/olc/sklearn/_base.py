@@ -9,7 +9,7 @@ from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit
 from sklearn.utils._param_validation import Interval
 
 from .._compiled.layouts.linear import LinearScal, LinearVec
-from ..learners.records import PreparedStream
+from ..learners._framework.records import PreparedStream
 
 # scikit-learn's ``SPARSE_INTERCEPT_DECAY`` (sklearn/linear_model/_base.py): on CSR input the
 # bias takes 1/100 of each step, "to avoid intercept oscillation".

@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from ..learners.validation import StreamStoppedError
+from ..learners._framework.validation import StreamStoppedError
 
 
 def hinge_losses(threshold):

@@ -26,7 +26,7 @@ from .._compiled.layouts.averaging import AveragingScal
 from .._compiled.layouts.sgd import (SGD_L2_PENALIZED_AVERAGED_LAYOUT, SGD_L2_PENALIZED_LAYOUT,
                                      SGD_PENALIZED_AVERAGED_LAYOUT, SGD_PENALIZED_LAYOUT,
                                      SGDPenaltyScal, SGDScal, SGDVec)
-from ..learners.averaging import LayoutChoice, _axpy
+from ..learners._framework.averaging import LayoutChoice, _axpy
 from ..learners.sgd import SGD
 
 #: ``l1_ratio`` as ``_plain_sgd`` uses it: "l2" is ρ = 0, "l1" ρ = 1 whatever l1_ratio says.

@@ -1,12 +1,11 @@
 """A saved learner's state arrays (``vecs``, ``ints``, ``scal``, ``classes``), checked before
 compiled code sees them: dtypes, shapes against the learner's own initial state, finiteness,
 the support sets of the integer state, the learner's own invariants, each class's state of a
-one-vs-rest classifier; the states of olc 0.1.0 files upgraded. Errors go through the
-checker of :mod:`olc.persistence` (``fail``: a field and what was expected; ``refuse``: a
-message), which names the file."""
+one-vs-rest classifier. Errors go through the checker of :mod:`olc.persistence`
+(``fail``: a field and what was expected; ``refuse``: a message), which names the file."""
 import numpy as np
 
-from ._compiled.support_check import check_support_sets
+from .._compiled.support_check import check_support_sets
 
 
 class _ClassChecker:
@@ -20,35 +19,6 @@ class _ClassChecker:
 
     def refuse(self, message):
         self._check.refuse(message)
-
-
-def upgrade_v1(check, learner, arrays):
-    """olc 0.1.0 files: no ``ints``; ``scal`` had 16 slots for every rule. A learner whose
-    state changed provides ``_upgrade_legacy_state(vecs, scal) -> (vecs, ints, scal)``;
-    otherwise the layout's named slots are a prefix of the old 16 (refused if a dropped slot
-    held a value) and the rule keeps no integer state."""
-    vecs, scal = arrays["vecs"], arrays["scal"]
-    upgrade = getattr(learner, "_upgrade_legacy_state", None)
-    if upgrade is not None:
-        try:
-            return upgrade(vecs, scal)
-        except (ValueError, IndexError, TypeError) as exc:
-            check.refuse(f"state saved by olc 0.1.0 cannot be upgraded: {exc}")
-    layout = getattr(learner, "_layout", None)
-    if layout is not None and not layout.variable_scalars and scal.ndim == 1:
-        keep = layout.n_scalars
-        dropped = scal[keep:]
-        if np.any(dropped != 0):
-            k = keep + int(np.flatnonzero(dropped != 0)[0])
-            check.fail("scal (olc 0.1.0 file)", f"zeros beyond the {keep} slot(s) of "
-                       f"{layout.describe()['scalars']}", f"scal[{k}] = {scal[k].item()!r}")
-        scal = scal[:keep]
-    if np.size(learner._initial_ints(max(vecs.shape[-1], 1))):
-        check.refuse(
-            f"saved by olc 0.1.0, which kept no integer state; this olc's "
-            f"{type(learner).__name__} needs one and defines no upgrade "
-            "(_upgrade_legacy_state): refit the model")
-    return vecs, None, scal
 
 
 def as_native(check, name, array, kind, ndim):

@@ -8,9 +8,9 @@ their declared constraints (``_parameter_constraints``).
 import inspect
 import textwrap
 
-from ..references import reference
+from ...references import reference
 from .catalogue import CATALOGUE
-from .registry import info
+from .lookup import info
 
 _NAME_WIDTH = max(len(entry.name) for entry in CATALOGUE)
 _KIND_WIDTH = len("classifier")
@@ -50,7 +50,7 @@ def _describe_interval(c):
 
 def describe_constraint(constraint):
     """One declared constraint in a few words: ``float > 0``, ``bool``, ``one of 'a', 'b'``."""
-    from .constraints import Interval, Options, describe
+    from .._framework.constraints import Interval, Options, describe
 
     if constraint == "boolean":
         return "bool"
@@ -68,7 +68,7 @@ def describe_constraint(constraint):
 
 def describe_constraints(constraints):
     """A parameter's list of constraints, hidden ones left out, joined by "or"."""
-    from .constraints import Hidden
+    from .._framework.constraints import Hidden
 
     shown = [describe_constraint(c) for c in constraints if not isinstance(c, Hidden)]
     return " or ".join(shown) if shown else "—"

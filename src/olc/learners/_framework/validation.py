@@ -2,7 +2,7 @@
 hyper-parameters that the declarative constraints (``_parameter_constraints``) do not cover."""
 import numpy as np
 
-from .._sparse import issparse
+from ..._sparse import issparse
 
 
 class InputError(ValueError):
@@ -166,15 +166,3 @@ def check_seed(value, name="seed"):
     if not 0 <= int(value) < SEED_LIMIT:
         raise InputError(f"{name} must be an integer in [0, 2**53), got {value!r}")
     return float(value)
-
-
-def positive_float(value, name, allow_zero=False):
-    """Validate a scalar hyper-parameter; the message names it."""
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise InputError(f"{name} must be a number, got {value!r}") from None
-    if not np.isfinite(v) or v < 0 or (v == 0 and not allow_zero):
-        bound = "≥ 0" if allow_zero else "> 0"
-        raise InputError(f"{name} must be finite and {bound}, got {value!r}")
-    return v

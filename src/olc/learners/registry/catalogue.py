@@ -42,11 +42,6 @@ class AlgorithmInfo:
         return getattr(importlib.import_module(self.module), self.class_name)
 
     @property
-    def source(self):
-        """Former name of :attr:`citation` (olc 0.1)."""
-        return self.citation
-
-    @property
     def parameters(self):
         """{parameter: default} that ``olc.make(name, ...)`` accepts (presets' fixed ones
         excluded)."""

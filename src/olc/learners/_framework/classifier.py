@@ -1,13 +1,13 @@
-"""``OnlineLinearClassifier``: the learner contract of ``base`` for labels (two classes as ±1,
+"""``OnlineLinearClassifier``: the learner contract of ``model`` for labels (two classes as ±1,
 K ≥ 3 classes one-vs-rest in one compiled pass, ``multiclass``)."""
 import numpy as np
 
-from .._compiled.driver import LoopInput
+from ..._compiled.driver import LoopInput
 from . import multiclass
-from .base import OnlineLinearModel
+from .model import OnlineLinearModel
 from .features_in import validate_features
 from .validation import InputError, as_binary_labels, classifier_classes
-from .._sparse import issparse, scipy_sparse
+from ..._sparse import issparse, scipy_sparse
 
 __all__ = ["OnlineLinearClassifier"]
 

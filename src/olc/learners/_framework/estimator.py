@@ -66,7 +66,7 @@ class _SklearnConstraints:
 
 class OnlineEstimator:
     """get_params / set_params / repr / clone / tags / parameter validation, scikit-learn's
-    way. Subclasses declare ``_parameter_constraints`` with :mod:`olc.learners.constraints`."""
+    way. Subclasses declare ``_parameter_constraints`` with :mod:`.constraints`."""
 
     _olc_constraints: dict = {}
     _parameter_constraints: dict = {}
@@ -151,7 +151,7 @@ class OnlineEstimator:
                     transformer_tags=None, regressor_tags=None, classifier_tags=None,
                     input_tags=InputTags(sparse=True))
         if self._estimator_type == "classifier":
-            # K ≥ 3 classes run one-vs-rest (learners/multiclass.py), unless the rule
+            # K ≥ 3 classes run one-vs-rest (``multiclass``), unless the rule
             # refuses it (n-OMM: its state grows)
             tags.classifier_tags = ClassifierTags(
                 multi_class=getattr(self, "_ovr_refusal", None) is None)

@@ -26,7 +26,7 @@ from numbers import Integral
 
 import numpy as np
 
-from .._compiled import feature_major
+from ..._compiled import feature_major
 from .constraints import Interval
 from .validation import InputError
 
@@ -154,9 +154,9 @@ class AveragingMixin:
         super()._check_fitted()
         self._check_average_state()
 
-    def learn_prepared(self, stream, start=0, stop=None, order=None, out=None, check=None):
+    def _check_continuation(self):
         self._check_average_state()
-        return super().learn_prepared(stream, start, stop, order, out, check)
+        super()._check_continuation()
 
     # -- the model -------------------------------------------------------------------------
     def _linear_model(self):

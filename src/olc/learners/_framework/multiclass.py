@@ -30,8 +30,8 @@ import copy
 
 import numpy as np
 
-from .._compiled.driver_ovr import decision_values_ovr, run_online_ovr
-from .._compiled.status import BAD_ROW, OVERFLOW
+from ..._compiled.driver_ovr import decision_values_ovr, run_online_ovr
+from ..._compiled.status import BAD_ROW, OVERFLOW
 from .features_in import record_features
 from .validation import InputError, StreamStoppedError, describe_bad_row
 
@@ -42,7 +42,7 @@ _CLASS_SEED_STREAM = 2 ** 32
 def class_seed(seed, c):
     """The seed of learner c in one-vs-rest: the 53-bit integer ``random_u64(seed, 2**32 + c,
     0) >> 11`` of ``olc._compiled.random`` (SplitMix64; exact in a float64 ``hp``)."""
-    from .._compiled.random import uniform_array  # imports numba: only when needed
+    from ..._compiled.random import uniform_array  # imports numba: only when needed
 
     u = uniform_array(int(seed), _CLASS_SEED_STREAM + int(c), [0])[0]
     return int(u * 2.0 ** 53)
@@ -118,7 +118,7 @@ def _compiled_vecs(learner, vecs):
     one-vs-rest's as they are."""
     if not getattr(learner, "_prototypes", False):
         return vecs
-    from .._compiled.layouts.multiclass_pa import in_stored_order
+    from ..._compiled.layouts.multiclass_pa import in_stored_order
 
     ordered = in_stored_order(vecs)
     if ordered is not vecs and getattr(learner, "_vecs", None) is vecs:
@@ -127,7 +127,8 @@ def _compiled_vecs(learner, vecs):
 
 
 def learn(learner, stream, start, stop, order, out, check):
-    """``learn_prepared`` for K ≥ 3 classes (see the base class for the arguments)."""
+    """``learn_prepared`` into K stacked class states (K ≥ 3 classes one-vs-rest, or a
+    multiclass rule's K prototypes; see the base class for the arguments)."""
     if check is not None:
         raise InputError("τ (check=, tau_on=) is defined for binary classifiers only; this "
                          f"stream has {len(stream.classes)} classes")
@@ -139,7 +140,8 @@ def learn(learner, stream, start, stop, order, out, check):
         out = new_record(stop - start, n_classes, learner)
     elif out.pred.dtype.itemsize < 4 or out.pred.dtype.kind != "i":
         raise InputError(f"the record's pred array has dtype {out.pred.dtype}; a one-vs-rest "
-                         "record holds class indices (use olc.learners.multiclass.new_record)")
+                         "record holds class indices (use "
+                         "olc.learners._framework.multiclass.new_record)")
     first = not learner._is_initialised()
     d = stream.source.shape[1]
     if first:
@@ -208,7 +210,7 @@ def _beyond(classes, row, reached, learned, kept):
 
 def decision_values(learner, X):
     """(n, K) decision values of the K learners (X already validated)."""
-    from .._compiled.driver import LoopInput
+    from ..._compiled.driver import LoopInput
 
     vecs, ints, scal = learner._writable_state()
     hp_k = class_hyperparameters(learner, learner._hyperparameters(), vecs.shape[0])

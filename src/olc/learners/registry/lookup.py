@@ -1,14 +1,14 @@
 """Canonical names → learners: ``make(name, **params)``, ``info``, ``algorithms``, ``name_of``.
 
-The catalogue itself is the list in :mod:`olc.learners.catalogue`; learner modules do not
+The catalogue itself is the list in :mod:`olc.learners.registry.catalogue`; learner modules do not
 import this module to register themselves, so there is no import circle, and a lookup
 imports only the module of the learner asked for.
 """
-from .catalogue import CATALOGUE, AlgorithmInfo  # noqa: F401  (AlgorithmInfo: re-exported)
+from .catalogue import CATALOGUE
 
 _BY_NAME = {entry.name: entry for entry in CATALOGUE}
 if len(_BY_NAME) != len(CATALOGUE):  # pragma: no cover - a catalogue edit gone wrong
-    raise ValueError("an algorithm name appears twice in olc.learners.catalogue")
+    raise ValueError("an algorithm name appears twice in olc.learners.registry.catalogue")
 
 
 class UnknownAlgorithmError(KeyError):

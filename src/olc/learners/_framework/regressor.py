@@ -1,7 +1,7 @@
 """The contract of the online linear *regressors* (real-valued y), sharing the stream, the
 state and the compiled loop with the classifiers (``base.OnlineLinearModel``).
 
-Differences from :class:`~olc.learners.classifier.OnlineLinearClassifier`:
+Differences from :class:`~olc.learners._framework.classifier.OnlineLinearClassifier`:
 
 - y holds real numbers (any numeric dtype, converted to float64); a NaN/inf target is
   rejected before anything is learned, naming its position. There are no ``classes_`` and no
@@ -16,7 +16,7 @@ Differences from :class:`~olc.learners.classifier.OnlineLinearClassifier`:
 """
 import numpy as np
 
-from .base import OnlineLinearModel
+from .model import OnlineLinearModel
 from .validation import InputError
 
 
