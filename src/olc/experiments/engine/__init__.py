@@ -8,15 +8,16 @@ from .protocols import PROTOCOLS, Progressive, RunOutput, TrainThenTest, TuneThe
 from .runner import Execution, Interrupted, Run, execute
 from .sources import (ArraySource, Data, DatasetSource, FileSource, FunctionSource,
                       SyntheticSource)
-from .spec import (Claim, ExperimentSpec, LearnerConfig, LearnerSpec, Reproduction,
-                   StreamSpec, learner_seed, stream_seed)
+from .reproduction import Plan, Reproduction, reproduce
+from .spec import (Claim, ExperimentSpec, LearnerConfig, LearnerSpec, StreamSpec,
+                   learner_seed, stream_seed)
 from .store import RunStore
 from .transforms import TRANSFORMS, Classes, Head, Permute, Stream, register_transform
 
 __all__ = ["ArraySource", "Claim", "Classes", "Data", "DatasetSource", "Execution",
            "ExperimentSpec", "FileSource", "FunctionSource", "Head", "Interrupted",
            "LearnerConfig", "LearnerModel", "LearnerSpec", "METRICS", "Metric", "PROTOCOLS",
-           "Permute", "Progressive", "Reproduction", "Run", "RunOutput", "RunStore",
+           "Permute", "Plan", "Progressive", "Reproduction", "Run", "RunOutput", "RunStore",
            "SeriesMean", "Steps", "Stream", "StreamSpec", "SyntheticSource", "TRANSFORMS",
            "TrainThenTest", "TuneThenTest", "execute", "learner_seed", "register_transform",
-           "stream_seed"]
+           "reproduce", "stream_seed"]
