@@ -306,7 +306,7 @@ def reproduce_omm_example_cmd(
 ):
     """Example 5.1 of the OMM paper (Ho-Nguyen et al. 2025): the perceptron's mistakes grow
     as c², e-OMM's stay ≤ 2."""
-    from .experiments import omm_example_5_1
+    from .experiments.omm_adult import example_5_1 as omm_example_5_1
 
     writable_folder(out_dir, "--out")
     report = omm_example_5_1.run(c or None, out_dir)
