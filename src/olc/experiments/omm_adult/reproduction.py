@@ -34,7 +34,9 @@ class Outcome:
 
 
 def settings(passes_permuted=PASSES_PERMUTED, limit=None, cache_dir=None, bias_terms="paper",
-             thetas=THETAS, seed=SEED):
+             thetas=THETAS, seed=SEED, problem=None):
+    """The command's options checked; ``problem``: a prepared :class:`.geometry.Problem` to
+    run instead of the Adult set (e.g. a synthetic one)."""
     if isinstance(passes_permuted, bool) or int(passes_permuted) != passes_permuted \
             or passes_permuted < 1:
         raise ValueError(f"--passes-permuted must be an integer ≥ 1, got {passes_permuted!r}")
@@ -44,12 +46,13 @@ def settings(passes_permuted=PASSES_PERMUTED, limit=None, cache_dir=None, bias_t
         raise ValueError(f"--bias-terms must be one of {', '.join(BIAS_TERMS)}, got "
                          f"{bias_terms!r}")
     return {"passes_permuted": passes_permuted, "limit": limit, "cache_dir": cache_dir,
-            "bias_terms": bias_terms, "thetas": tuple(thetas), "seed": seed}
+            "bias_terms": bias_terms, "thetas": tuple(thetas), "seed": seed,
+            "problem": problem}
 
 
 def plan(settings, shared):
-    """The Adult problem (built and cached on first use), its variants, the runs."""
-    problem = load_adult(settings["limit"], settings["cache_dir"])
+    """The problem (the Adult set, built and cached on first use), its variants, the runs."""
+    problem = settings["problem"] or load_adult(settings["limit"], settings["cache_dir"])
     variants = make_variants(problem, settings["thetas"])
     planned = runs(problem, variants, settings["passes_permuted"], settings["seed"],
                    settings["bias_terms"])
