@@ -1,7 +1,8 @@
 """The command line of every experiment: ``olc experiment SPEC`` and ``olc reproduce NAME``.
 
 :func:`reproduction_command` builds a reproduction's typer command from the options its
-``command.py`` declares plus the options every reproduction shares, declared once here
+``command.py`` declares, :func:`spec_file_command` the command of a TOML spec, both with
+the options every experiment shares, declared once here
 (:func:`shared_options`): ``--out``, ``--n-jobs``, ``--scheduler``, ``--force``. The command
 imports the paper's code only when it runs, so ``olc --help`` stays fast. Ctrl-C ends with
 one line (finished runs are kept).
@@ -60,6 +61,30 @@ def run_spec_file(path, out_dir, n_jobs=1, scheduler=None, force=False):
     return report
 
 
+def _signature(declared):
+    return inspect.Signature([
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option,
+                          annotation=kind) for name, (kind, option) in declared.items()])
+
+
+def spec_file_command():
+    """``olc experiment SPEC``: a TOML spec and the shared options."""
+    declared = {"spec": (Path, typer.Argument(..., help="The experiment spec (TOML; see "
+                                                        "docs/experiments.md and examples/).")),
+                **shared_options("olc-experiment-out", "Folder for tables, figures, "
+                                 "results.json, summary.md and the per-run store (runs/).")}
+
+    def command(**values):
+        return run_spec_file(values["spec"], values["out_dir"], n_jobs=values["n_jobs"],
+                             scheduler=values["scheduler"], force=values["force"])
+
+    command.__doc__ = ("Run an experiment from a TOML spec: streams × learners × protocol × "
+                       "trials; runs are stored as they finish, so an interrupted run "
+                       "resumes.")
+    command.__signature__ = _signature(declared)
+    return command
+
+
 def shared_options(out, out_help, n_jobs=1):
     """The options every experiment command has: {parameter: (type, typer.Option)}."""
     return {
@@ -93,7 +118,5 @@ def reproduction_command(reproduction, doc, options, *, out, out_help, n_jobs=1)
         return report
 
     command.__doc__ = doc
-    command.__signature__ = inspect.Signature([
-        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option,
-                          annotation=kind) for name, (kind, option) in declared.items()])
+    command.__signature__ = _signature(declared)
     return command
