@@ -306,7 +306,7 @@ def reproduce_omm_example_cmd(
 ):
     """Example 5.1 of the OMM paper (Ho-Nguyen et al. 2025): the perceptron's mistakes grow
     as c², e-OMM's stay ≤ 2."""
-    from .experiments import omm_example_5_1
+    from .experiments.omm_adult import example_5_1 as omm_example_5_1
 
     writable_folder(out_dir, "--out")
     report = omm_example_5_1.run(c or None, out_dir)
@@ -314,24 +314,15 @@ def reproduce_omm_example_cmd(
     out.print(f"figure {report['files']['figure']}\njson   {report['files']['json']}")
 
 
-@app.command("experiment")
-def experiment_cmd(
-    spec: Path = typer.Argument(..., help="The experiment spec (TOML; see docs/experiments.md "
-                                          "and examples/)."),
-    out_dir: Path = typer.Option(Path("olc-experiment-out"), "--out",
-                                 help="Folder for tables, figures, results.json, summary.md "
-                                      "and the per-run store (runs/)."),
-    n_jobs: int = typer.Option(1, "--n-jobs", help="Runs in parallel (joblib processes; -1: "
-                                                   "all cores)."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler",
-                                            help="Run on this Dask cluster (tcp://host:8786)."),
-    force: bool = typer.Option(False, "--force", help="Recompute runs stored in --out."),
-):
-    """Run an experiment from a TOML spec: streams × learners × protocol × trials; runs are
-    stored as they finish, so an interrupted run resumes."""
-    from .experiments.engine.cli_support import run_spec_file
+def _register_experiment():
+    """``olc experiment SPEC``: its options are the ones every experiment command shares
+    (olc.experiments.engine.cli_support)."""
+    from .experiments.engine.cli_support import spec_file_command
 
-    run_spec_file(spec, out_dir, n_jobs=n_jobs, scheduler=scheduler, force=force)
+    app.command("experiment")(spec_file_command())
+
+
+_register_experiment()
 
 
 def run():  # pragma: no cover - console entry point (`olc`, `python -m olc`)

@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from olc.experiments.adult_omm_data import build, encode, separable_subset
+from olc.experiments.omm_adult.data import build, encode, separable_subset
 
 SHARED = Path(os.environ.get("OLC_DATA", Path(__file__).parents[3] / "shared" / "datasets"))
 pytestmark = pytest.mark.skipif(not (SHARED / "adult").is_dir(), reason="adult not in OLC_DATA")

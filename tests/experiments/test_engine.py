@@ -239,7 +239,7 @@ def _missing(results):
     raise LookupError("no run of NORMA in this experiment")
 
 
-def _figure(results, out_dir):
+def _figure(results, settings, out_dir):
     from olc.experiments.engine.report import plot_curves
     from olc.experiments.engine.metrics import metric
 
@@ -247,23 +247,22 @@ def _figure(results, out_dir):
 
 
 def test_a_reproduction_runs_on_the_engine(tmp_path):
-    from olc.experiments.engine import Claim, Reproduction
-    from olc.experiments.engine.cli_support import reproduce
+    from olc.experiments.engine import Claim, Reproduction, reproduce
 
     repro = Reproduction(
         "toy", "A toy paper", spec=lambda trials=3: small_spec(trials=trials),
         paper={("syn", "PA-I", "error_rate"): 0.123},
         claims=[Claim("PA-I beats the Perceptron", "§1", _beats),
                 Claim("NORMA is worst", "§2", _missing)],
-        figures=_figure, streams_to_write=("syn",))
-    report = reproduce(repro, tmp_path, trials=2)
+        figures=_figure, streams_to_write=lambda settings: ("syn",))
+    report = reproduce(repro, tmp_path, {"trials": 2}, progress=False)
     assert report["computed"] == 4
     table = (tmp_path / "table.md").read_text()
     assert "error rate [paper]" in table and "| 0.123 |" in table
     header = (tmp_path / "table.csv").read_text().splitlines()[0]
     assert "error_rate_paper" in header and "mistakes_paper" not in header
     summary = (tmp_path / "summary.md").read_text()
-    ok, evidence = _beats(report["results"])
+    ok, evidence = _beats(report["outcome"])
     assert f"| 1 | PA-I beats the Perceptron | §1 | {'supported' if ok else '**not supported**'} | {evidence} |" in summary
     assert "| 2 | NORMA is worst | §2 | n/a | no run of NORMA in this experiment |" in summary
     assert (tmp_path / "fig_x.png").exists()

@@ -11,9 +11,9 @@ from typer.testing import CliRunner
 
 import olc
 from olc.cli import app
-from olc.experiments.lecture_bounds import bounds as B
-from olc.experiments.lecture_bounds import generators as G
-from olc.experiments.lecture_bounds import runs as R
+from olc.experiments.lecture_bounds import paper as B
+from olc.experiments.lecture_bounds import data as G
+from olc.experiments.lecture_bounds import spec as R
 
 
 def invoke(*args):

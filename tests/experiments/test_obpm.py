@@ -343,7 +343,7 @@ def test_bad_input_is_refused_before_anything_is_written(shared_data, tmp_path, 
     for args, message in ((["--parts", "table-9"], "--parts: unknown part(s) ['table-9']"),
                           (["--trials", "1"], "--trials must be an integer ≥ 2"),
                           (["--limit", "3"], "--limit must be an integer ≥ 10"),
-                          (["--n-jobs", "0"], "--n-jobs must be a nonzero integer")):
+                          (["--n-jobs", "0"], "--n-jobs must be a positive integer or -1")):
         res = _invoke(["--out", str(out), *args])
         assert res.exit_code == 2
         assert message in res.output and len(res.output.strip().splitlines()) == 1
@@ -374,12 +374,12 @@ def _no_network(*args, **kwargs):
 
 
 def test_unknown_learner_in_a_spec_is_refused_before_any_run():
-    from olc.experiments.obpm import reproduce, spec
+    from olc.experiments.obpm import reproduction, spec
 
     bad = spec.drift_spec(1)
     bad.learners[1].params["learner"] = "no-such-learner"
     with pytest.raises(ValueError, match="learner 'ALMA .*no-such-learner"):
-        reproduce._check_models(bad)
+        reproduction._check_models(bad)
 
 
 def test_comparability_criterion_accepts_the_papers_own_table_2():

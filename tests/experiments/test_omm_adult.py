@@ -13,8 +13,23 @@ from scipy.spatial.distance import pdist
 from typer.testing import CliRunner
 
 import olc
-from olc.experiments import omm_adult as oa
-from olc.experiments import omm_paper_values as paper
+from olc.experiments.omm_adult import geometry, spec, tables, translations
+from olc.experiments.omm_adult import paper
+
+from olc.experiments.engine.reproduction import evaluate, reproduce
+from olc.experiments.omm_adult.claims import CLAIMS, Cells
+from olc.experiments.omm_adult.reproduction import REPRODUCTION
+
+
+def run_omm(problem, out, force=False, progress=False, **options):
+    """``olc reproduce omm-adult`` on ``problem`` instead of the Adult set."""
+    return reproduce(REPRODUCTION, out, {"problem": problem, **options}, force=force,
+                     progress=progress)
+
+
+def evaluate_claims(cell, thetas, passes):
+    """[(claim, verdict, evidence)] of the OMM claims on the lookup ``cell``."""
+    return [(v.claim, v.supported, v.evidence) for v in evaluate(CLAIMS, Cells(cell, thetas, passes))]
 
 ROOT = Path(__file__).parents[3]
 SHARED = Path(os.environ.get("OLC_DATA", ROOT / "shared" / "datasets"))
@@ -37,7 +52,7 @@ def separable(n=500, d=6, seed=0, gap=0.05, offset=3.0):
 @pytest.fixture(scope="module")
 def problem():
     X, y = separable()
-    return oa.prepare(X, y, source={"name": "synthetic"})
+    return geometry.prepare(X, y, source={"name": "synthetic"})
 
 
 # ----------------------------------------------------------------------------- geometry
@@ -47,9 +62,9 @@ def test_class_diameter_is_the_largest_pairwise_distance():
     for k in range(30):
         n, d = int(rng.integers(2, 300)), int(rng.integers(1, 8))
         A = rng.standard_t(2, size=(n, d)) * rng.exponential() + rng.normal(size=d) * 50
-        assert oa.class_diameter(A, block=int(rng.integers(1, 64))) == pytest.approx(
+        assert translations.class_diameter(A, block=int(rng.integers(1, 64))) == pytest.approx(
             pdist(A).max(), rel=1e-12, abs=1e-12), k
-    assert oa.class_diameter(np.ones((1, 3))) == 0.0
+    assert translations.class_diameter(np.ones((1, 3))) == 0.0
 
 
 def test_geometry_by_brute_force(problem):
@@ -96,13 +111,13 @@ def test_margin_normalization_translates_each_class_rigidly(problem):
     assert problem.normalized.r == pytest.approx(g.D, rel=1e-12)   # r = D/γ* = D
 
 
-def check_variants(problem, thetas=oa.THETAS):
+def check_variants(problem, thetas=translations.THETAS):
     """Every variant, re-solved from scratch: w* and γ* = 1 unchanged, b* = 0 for "zero"
     and b* unchanged otherwise, D and r unchanged (pdist), D̄ as in B.2's bound."""
     y = problem.y
     g = problem.normalized
     D = max(pdist(problem.X[y > 0]).max(), pdist(problem.X[y < 0]).max())
-    for v in oa.make_variants(problem, thetas):
+    for v in translations.make_variants(problem, thetas):
         Xv = problem.X + v.shift
         sol = olc.max_margin(Xv, y)
         assert sol.margin == pytest.approx(1.0, rel=1e-9), v.tag
@@ -115,11 +130,11 @@ def check_variants(problem, thetas=oa.THETAS):
         Dbar = np.linalg.norm(Xv, axis=1).max()
         assert v.D_bar == pytest.approx(Dbar, rel=1e-14)
         # B.2: D̄_new ≥ sqrt(‖x̄‖² + θ²‖x̄ − (x̄ᵀw*)w*‖²), x̄ the largest point before scaling.
-        base = problem.X + oa.make_variant(problem, v.bias, 0.0).shift
+        base = problem.X + translations.make_variant(problem, v.bias, 0.0).shift
         xb = base[np.argmax(np.linalg.norm(base, axis=1))]
         perp = xb - (xb @ g.coef) * g.coef
         assert Dbar >= np.sqrt(xb @ xb + v.theta ** 2 * perp @ perp) * (1 - 1e-12)
-        assert oa.verify_variant(problem, v)["ok"]
+        assert translations.verify_variant(problem, v)["ok"]
 
 
 def test_variants_leave_w_gamma_D_r_unchanged(problem):
@@ -127,35 +142,35 @@ def test_variants_leave_w_gamma_D_r_unchanged(problem):
 
 
 def test_feature_scaling_grows_D_bar(problem):
-    ratios = [v.D_bar for v in oa.make_variants(problem, biases=("zero",))]
+    ratios = [v.D_bar for v in translations.make_variants(problem, biases=("zero",))]
     assert all(a < b for a, b in zip(ratios, ratios[1:]))
 
 
 # ----------------------------------------------------------------------------- runs
 
 def test_learner_settings_of_app_b3():
-    v0 = oa.Variant("zero", 0.0, np.zeros(2), 7.0, 0.0, 1.0, 1.0)
-    v1 = oa.Variant("original", 0.0, np.zeros(2), 7.0, -0.3, 1.0, 1.0)
-    alma = oa.learner_params("alma2", v1)
+    v0 = translations.Variant("zero", 0.0, np.zeros(2), 7.0, 0.0, 1.0, 1.0)
+    v1 = translations.Variant("original", 0.0, np.zeros(2), 7.0, -0.3, 1.0, 1.0)
+    alma = spec.learner_params("alma2", v1)
     assert alma["alpha"] == pytest.approx(0.7) and alma["C"] == pytest.approx(np.sqrt(2))
     assert alma["B"] == pytest.approx(np.sqrt(8) / 0.7) and alma["fit_intercept"]
-    assert oa.learner_params("romma", v1) == {"D_bar": 7.0}
-    assert oa.learner_params("a-romma", v0) == {"D_bar": None}   # b* = 0 known: homogeneous
-    assert oa.learner_params("perceptron", v0)["fit_intercept"] is False
-    assert oa.learner_params("perceptron", v0, "always")["fit_intercept"] is True
-    assert oa.learner_params("pumma", v0) == {"delta": 0.01}
-    assert olc.make("ce-omm").rho == 0.0 and oa.learner_params("e-omm", v0) == {"rho": 1.0}
-    assert oa.pass_settings("n-omm") == (1,) and oa.pass_settings("e-omm") == (1, 5)
+    assert spec.learner_params("romma", v1) == {"D_bar": 7.0}
+    assert spec.learner_params("a-romma", v0) == {"D_bar": None}   # b* = 0 known: homogeneous
+    assert spec.learner_params("perceptron", v0)["fit_intercept"] is False
+    assert spec.learner_params("perceptron", v0, "always")["fit_intercept"] is True
+    assert spec.learner_params("pumma", v0) == {"delta": 0.01}
+    assert olc.make("ce-omm").rho == 0.0 and spec.learner_params("e-omm", v0) == {"rho": 1.0}
+    assert spec.pass_settings("n-omm") == (1,) and spec.pass_settings("e-omm") == (1, 5)
     # §6's n-OMM keeps every point (the §3 text), not only update rounds' (line 20)
-    assert oa.learner_params("n-omm", v0) == {"rho": 1.0, "store": "all"}
+    assert spec.learner_params("n-omm", v0) == {"rho": 1.0, "store": "all"}
 
 
 def test_tau_check_set_gives_the_same_tau(problem):
-    v = oa.make_variant(problem, "original", 0.5)
+    v = translations.make_variant(problem, "original", 0.5)
     Xv = problem.X + v.shift
-    check = oa.tau_check_set(Xv, problem.y, problem.normalized.coef, v.intercept)
+    check = spec.tau_check_set(Xv, problem.y, problem.normalized.coef, v.intercept)
     for name in ("e-omm", "a-romma", "perceptron"):
-        p = oa.learner_params(name, v)
+        p = spec.learner_params(name, v)
         a = olc.progressive(olc.make(name, **p), Xv, problem.y, passes=3, shuffle_seed=1,
                             tau_on="data")
         b = olc.progressive(olc.make(name, **p), Xv, problem.y, passes=3, shuffle_seed=1,
@@ -186,7 +201,7 @@ def brute_force_run(X, y, name, params, passes, seed):
 @pytest.fixture(scope="module")
 def report(problem, tmp_path_factory):
     out = tmp_path_factory.mktemp("omm-adult")
-    return oa.reproduce(problem, out, passes_permuted=3, progress=False), out
+    return run_omm(problem, out, passes_permuted=3, progress=False), out
 
 
 def test_pipeline_writes_every_output(report):
@@ -201,7 +216,7 @@ def test_pipeline_writes_every_output(report):
     for r in records:
         assert {"algorithm", "theta", "bias", "passes", "mistakes", "margin", "tau",
                 "seconds"} <= set(r)
-        assert r["algorithm"] in oa.ALGORITHMS and r["bias"] in ("zero", "original")
+        assert r["algorithm"] in spec.ALGORITHMS and r["bias"] in ("zero", "original")
         assert r["passes"] in ((1,) if r["algorithm"] == "n-omm" else (1, 3))
     assert all(v["ok"] for v in saved["variants"])
     table = (out / "table_3.md").read_text()
@@ -216,9 +231,9 @@ def test_records_match_a_brute_force_run(report, problem):
     for name, theta, bias, passes in picks:
         rec = next(r for r in rep["records"] if (r["algorithm"], r["theta"], r["bias"],
                                                   r["passes"]) == (name, theta, bias, passes))
-        v = oa.make_variant(problem, bias, theta)
+        v = translations.make_variant(problem, bias, theta)
         m, g, tau = brute_force_run(problem.X + v.shift, problem.y, name,
-                                    oa.learner_params(name, v), passes, oa.SEED)
+                                    spec.learner_params(name, v), passes, spec.SEED)
         assert rec["mistakes"] == m and rec["tau"] == tau, (name, theta, bias)
         assert (rec["margin"] is None) == (g is None)
         if g is not None:
@@ -227,7 +242,7 @@ def test_records_match_a_brute_force_run(report, problem):
 
 def test_translation_invariant_learners_agree_on_all_variants(report):
     rep, _ = report
-    for name in oa.TRANSLATION_INVARIANT:
+    for name in spec.TRANSLATION_INVARIANT:
         for passes in (1, 3):
             rs = [r for r in rep["records"] if r["algorithm"] == name and r["passes"] == passes]
             if not rs:
@@ -241,30 +256,30 @@ def test_rerun_reuses_cached_runs_unless_forced(report, problem):
     rep, out = report
     (path,) = (out / "runs" / "zero-theta0").glob("e-omm.*.json")  # e-omm.<key hash>.json
     stamp = path.stat().st_mtime_ns
-    again = oa.reproduce(problem, out, passes_permuted=3, progress=False)
+    again = run_omm(problem, out, passes_permuted=3, progress=False)
     assert path.stat().st_mtime_ns == stamp
     assert [r["mistakes"] for r in again["records"]] == [r["mistakes"] for r in rep["records"]]
-    oa.reproduce(problem, out, passes_permuted=3, thetas=(0.0,), force=True, progress=False)
+    run_omm(problem, out, passes_permuted=3, thetas=(0.0,), force=True, progress=False)
     assert path.stat().st_mtime_ns != stamp
 
 
 def test_summary_claims_are_computed_from_the_records(report):
     rep, _ = report
-    cell = oa._lookup(rep["records"])
-    verdicts = oa.evaluate_claims(cell, oa.THETAS, 3)
+    cell = tables._lookup(rep["records"])
+    verdicts = evaluate_claims(cell, translations.THETAS, 3)
     inv = verdicts[0]
     assert inv[0].source.startswith("§6") and inv[1] is True
     # Break the invariance in a copy of the records: the claim must fail.
     broken = [dict(r) for r in rep["records"]]
     next(r for r in broken if r["algorithm"] == "e-omm" and r["theta"] == 1.0)["mistakes"] += 1
-    assert oa.evaluate_claims(oa._lookup(broken), oa.THETAS, 3)[0][1] is False
+    assert evaluate_claims(tables._lookup(broken), translations.THETAS, 3)[0][1] is False
 
 
 def test_claims_on_the_papers_own_numbers():
     """The claim tests read the paper's tables as the paper reads them: e.g. n-OMM at 1.00,
     invariance of the four translation-invariant learners, ROMMA & co. degrading with θ."""
-    verdicts = oa.evaluate_claims(lambda a, t, b, p: paper.paper_cell(p, t, b, a),
-                                  oa.THETAS, 5)
+    verdicts = evaluate_claims(lambda a, t, b, p: paper.paper_cell(p, t, b, a),
+                                  translations.THETAS, 5)
 
     def verdict(start):
         return next(ok for c, ok, _ in verdicts if c.text.startswith(start))
@@ -354,20 +369,20 @@ def adult_slice(tmp_path_factory):
         y = raw.y[:2000]
 
     cache = tmp_path_factory.mktemp("derived")
-    return oa.load_adult(cache_dir=cache, records=Slice), cache, Slice
+    return geometry.load_adult(cache_dir=cache, records=Slice), cache, Slice
 
 
 @needs_adult
 def test_adult_slice_pipeline(adult_slice, tmp_path):
     problem, cache, Slice = adult_slice
     assert 1000 < problem.X.shape[0] < 2000 and 80 < problem.X.shape[1] <= 96  # rare levels
-    again = oa.load_adult(cache_dir=cache, records=Slice)          # geometry from the cache
+    again = geometry.load_adult(cache_dir=cache, records=Slice)          # geometry from the cache
     assert list(cache.glob("adult-omm-geometry-*.npz"))
     assert again.original.D == problem.original.D and again.fingerprint == problem.fingerprint
     check_variants(problem, thetas=(0.0, 1.0))
-    rep = oa.reproduce(problem, tmp_path, passes_permuted=2, progress=False)
+    rep = run_omm(problem, tmp_path, passes_permuted=2, progress=False)
     assert all(v["ok"] for v in rep["variants"])
-    for name in oa.TRANSLATION_INVARIANT:
+    for name in spec.TRANSLATION_INVARIANT:
         rs = [r for r in rep["records"] if r["algorithm"] == name and r["passes"] == 1]
         assert len({(r["mistakes"], r["tau"]) for r in rs}) == 1
     assert "Claims of §6" in (tmp_path / "summary.md").read_text()
@@ -379,7 +394,7 @@ def test_cli_end_to_end(tmp_path):
     """``olc reproduce omm-adult`` on a stand-in data set placed in the build cache (the
     format of ``adult_omm_data.build``), so the command runs without the raw files."""
     from olc.cli import app
-    from olc.experiments import adult_omm_data
+    from olc.experiments.omm_adult import data as adult_omm_data
 
     X, y = separable(n=400, d=5, seed=3)
     key = json.dumps(adult_omm_data.SVC_SETTINGS, sort_keys=True)
@@ -393,7 +408,7 @@ def test_cli_end_to_end(tmp_path):
     assert res.exit_code == 0, res.output
     saved = json.loads((out / "results.json").read_text())
     assert saved["source"]["n"] == 300 and saved["settings"]["passes_permuted"] == 2
-    direct = oa.reproduce(oa.prepare(X[:300], y[:300]), tmp_path / "direct",
+    direct = run_omm(geometry.prepare(X[:300], y[:300]), tmp_path / "direct",
                           passes_permuted=2, progress=False)
     assert [(r["algorithm"], r["mistakes"], r["tau"]) for r in saved["records"]] == \
         [(r["algorithm"], r["mistakes"], r["tau"]) for r in direct["records"]]

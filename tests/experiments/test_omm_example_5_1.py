@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from olc.experiments import omm_example_5_1 as ex
+from olc.experiments.omm_adult import example_5_1 as ex
 
 
 def perceptron_updates(X, y):

@@ -7,7 +7,15 @@ import pytest
 
 from olc.data.errors import DatasetNotFoundError
 from olc.experiments.shen_dietterich.command import parse_grids
-from olc.experiments.shen_dietterich.run import run, select_datasets
+from olc.experiments.engine.reproduction import reproduce
+from olc.experiments.shen_dietterich.reproduction import REPRODUCTION, select_datasets
+
+
+def run(out, grids=None, n_jobs=1, **options):
+    """``olc reproduce shen-dietterich`` with ``grids`` as --grid items."""
+    items = [f"{k}={','.join(map(str, v))}" for k, v in (grids or {}).items()]
+    return reproduce(REPRODUCTION, out, {"grid": items, **options}, n_jobs=n_jobs,
+                     progress=False)
 
 # the spec's public knobs, kept small: 2 trials of 4 × 25 rows, one or two values per grid
 SMALL = {"alpha": (0.1,), "l2_beta": (1.0, 4.0), "l1_beta": (16.0,),
@@ -28,7 +36,7 @@ def shared_data(monkeypatch):
 def test_pipeline_on_a_small_usps_slice(shared_data, tmp_path):
     out = tmp_path / "out"
     report = run(out, trials=2, datasets="usps", grids=SMALL, n_jobs=1,
-                 rows_per_phase=ROWS, echo=lambda *_: None)
+                 rows_per_phase=ROWS)
     # 6 Figure-1 learners + 2 + 1 σ points + 2 IG + 1 game = 12 configurations × 2 trials
     assert report["computed"] == 24 and report["reused"] == 0
     for name in ("figure1.png", "figure2.png", "figure3.png", "summary.md", "results.json",
@@ -52,7 +60,7 @@ def test_pipeline_on_a_small_usps_slice(shared_data, tmp_path):
     # a rerun reuses every run and writes the same tables
     table = (out / "table.csv").read_text()
     again = run(out, trials=2, datasets="usps", grids=SMALL, n_jobs=1,
-                rows_per_phase=ROWS, echo=lambda *_: None)
+                rows_per_phase=ROWS)
     assert again["reused"] == 24 and again["computed"] == 0
     assert (out / "table.csv").read_text() == table
 
@@ -69,14 +77,13 @@ def test_bad_input_is_refused_before_any_run(shared_data, tmp_path, monkeypatch)
     # a grid value the learner rejects (α < 0) is refused by the engine before any run
     with pytest.raises(ValueError, match="alpha"):
         run(tmp_path / "bad", trials=1, datasets="usps", grids={**SMALL, "alpha": (-1.0,)},
-            n_jobs=1, rows_per_phase=ROWS, echo=lambda *_: None)
+            n_jobs=1, rows_per_phase=ROWS)
     assert not (tmp_path / "bad").exists()
     # --out that is a file
     f = tmp_path / "file"
     f.write_text("x")
     with pytest.raises(ValueError, match="is a file, not a folder"):
-        run(f, trials=1, datasets="usps", grids=SMALL, n_jobs=1, rows_per_phase=ROWS,
-            echo=lambda *_: None)
+        run(f, trials=1, datasets="usps", grids=SMALL, n_jobs=1, rows_per_phase=ROWS)
     # missing data: the registry's message says which file to put where
     empty = tmp_path / "empty"
     empty.mkdir()

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from olc.cli import app
 from olc.features import GaussianBasis
 from olc.experiments.textbook import data as D
-from olc.experiments.textbook import runs as R
+from olc.experiments.textbook import spec as R
 
 
 def invoke(*args):

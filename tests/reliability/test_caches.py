@@ -10,8 +10,17 @@ from typer.testing import CliRunner
 
 from olc._cache import CacheDiscardedWarning
 from olc.data.synthetic import separable
-from olc.experiments import adult_omm_data
-from olc.experiments import omm_adult as oa
+from olc.experiments.omm_adult import data as adult_omm_data
+from olc.experiments.omm_adult import geometry
+
+from olc.experiments.engine.reproduction import reproduce
+from olc.experiments.omm_adult.reproduction import REPRODUCTION
+
+
+def run_omm(problem, out, force=False, progress=False, **options):
+    """``olc reproduce omm-adult`` on ``problem`` instead of the Adult set."""
+    return reproduce(REPRODUCTION, out, {"problem": problem, **options}, force=force,
+                     progress=progress)
 
 
 class FakeRecords:
@@ -71,28 +80,28 @@ def test_damaged_data_set_cache_is_discarded_and_rebuilt(how, tmp_path, fake_adu
 
 @pytest.mark.parametrize("how", ["truncated", "garbage", "wrong shape", "wrong version"])
 def test_damaged_geometry_cache_is_discarded_and_recomputed(how, tmp_path, fake_adult):
-    first = oa.load_adult(cache_dir=tmp_path)
+    first = geometry.load_adult(cache_dir=tmp_path)
     (path,) = tmp_path.glob("adult-omm-geometry-*.npz")
     _damage(path, how)
     with pytest.warns(CacheDiscardedWarning, match="adult-omm-geometry"):
-        again = oa.load_adult(cache_dir=tmp_path)
+        again = geometry.load_adult(cache_dir=tmp_path)
     assert again.original.D == first.original.D
     np.testing.assert_array_equal(again.original.coef, first.original.coef)
     with warnings.catch_warnings():
         warnings.simplefilter("error", CacheDiscardedWarning)
-        oa.load_adult(cache_dir=tmp_path)  # the rewritten entry is sound
+        geometry.load_adult(cache_dir=tmp_path)  # the rewritten entry is sound
 
 
 @pytest.mark.parametrize("content", ["[]", '{"key": 1', "", '{"key": KEY, "value": [1]}'])
 def test_damaged_run_cache_is_discarded_and_rerun(content, tmp_path):
     X, y = separable(n=60, d=3, seed=1)[:2]
-    problem = oa.prepare(X, y)
-    first = oa.reproduce(problem, tmp_path, passes_permuted=2, thetas=(0.0,), progress=False)
+    problem = geometry.prepare(X, y)
+    first = run_omm(problem, tmp_path, passes_permuted=2, thetas=(0.0,), progress=False)
     (path,) = (tmp_path / "runs" / "zero-theta0").glob("e-omm.*.json")  # e-omm.<key hash>.json
     key = json.dumps(json.loads(path.read_text())["key"])
     path.write_text(content.replace("KEY", key))
     with pytest.warns(CacheDiscardedWarning, match=r"e-omm\.[0-9a-f]{16}\.json"):
-        again = oa.reproduce(problem, tmp_path, passes_permuted=2, thetas=(0.0,),
+        again = run_omm(problem, tmp_path, passes_permuted=2, thetas=(0.0,),
                              progress=False)
     def results(report):  # everything but the timings
         return [{k: v for k, v in r.items() if "seconds" not in k} for r in report["records"]]

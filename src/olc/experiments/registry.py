@@ -1,11 +1,10 @@
 """The reproductions behind ``olc reproduce NAME``: name → ``"module:command"``.
 
-A command is a typer-annotated function in a light module (it imports its paper's code
-inside the function, so ``olc --help`` stays fast); the CLI registers every entry as
-``olc reproduce NAME``. Add a paper with one line here; the engine's runner, store and
-reports are shared (``olc.experiments.engine``; the helper
-``olc.experiments.engine.cli_support.reproduce`` runs a ``Reproduction`` and prints its
-outputs).
+A command is built in its paper's light ``command.py`` by
+:func:`olc.experiments.engine.cli_support.reproduction_command` from the options the paper
+declares (its code is imported only when the command runs, so ``olc --help`` stays fast);
+the CLI registers every entry as ``olc reproduce NAME``. Add a paper with one line here
+(docs/adding-a-reproduction.md).
 """
 REPRODUCTIONS = {
     "obpm": "olc.experiments.obpm.command:command",

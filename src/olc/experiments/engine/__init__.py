@@ -1,22 +1,50 @@
 """The experiment engine: declarative specs (streams × learners × protocol × trials ×
 metrics), a resumable runner (joblib or Dask; one atomic file per run), aggregation with
-Student-t confidence intervals, and reports (tables with the paper's numbers, figures,
-results.json, a claims summary). See docs/experiments.md."""
-from .metrics import METRICS, Metric, SeriesMean
-from .models import LearnerModel, Steps
-from .protocols import PROTOCOLS, Progressive, RunOutput, TrainThenTest, TuneThenTest
-from .runner import Execution, Interrupted, Run, execute
-from .sources import (ArraySource, Data, DatasetSource, FileSource, FunctionSource,
-                      SyntheticSource)
-from .spec import (Claim, ExperimentSpec, LearnerConfig, LearnerSpec, Reproduction,
-                   StreamSpec, learner_seed, stream_seed)
-from .store import RunStore
-from .transforms import TRANSFORMS, Classes, Head, Permute, Stream, register_transform
+Student-t confidence intervals, reports (tables with the paper's numbers, figures,
+results.json, a claims summary) and the one pipeline every reproduction runs through
+(:mod:`.reproduction`). See docs/experiments.md and docs/adding-a-reproduction.md."""
+from ..._lazy import lazy_attributes
 
-__all__ = ["ArraySource", "Claim", "Classes", "Data", "DatasetSource", "Execution",
-           "ExperimentSpec", "FileSource", "FunctionSource", "Head", "Interrupted",
-           "LearnerConfig", "LearnerModel", "LearnerSpec", "METRICS", "Metric", "PROTOCOLS",
-           "Permute", "Progressive", "Reproduction", "Run", "RunOutput", "RunStore",
-           "SeriesMean", "Steps", "Stream", "StreamSpec", "SyntheticSource", "TRANSFORMS",
-           "TrainThenTest", "TuneThenTest", "execute", "learner_seed", "register_transform",
-           "stream_seed"]
+# Exported names load their modules on first use: every ``olc reproduce NAME`` command
+# imports :mod:`.cli_support` (typer only) when ``olc`` starts, without numpy or scipy.
+_EXPORTS = {
+    "METRICS": "olc.experiments.engine.metrics",
+    "Metric": "olc.experiments.engine.metrics",
+    "SeriesMean": "olc.experiments.engine.metrics",
+    "LearnerModel": "olc.experiments.engine.models",
+    "Steps": "olc.experiments.engine.models",
+    "PROTOCOLS": "olc.experiments.engine.protocols",
+    "Progressive": "olc.experiments.engine.protocols",
+    "RunOutput": "olc.experiments.engine.protocols",
+    "TrainThenTest": "olc.experiments.engine.protocols",
+    "TuneThenTest": "olc.experiments.engine.protocols",
+    "Plan": "olc.experiments.engine.reproduction",
+    "Reproduction": "olc.experiments.engine.reproduction",
+    "reproduce": "olc.experiments.engine.reproduction",
+    "Execution": "olc.experiments.engine.runner",
+    "Interrupted": "olc.experiments.engine.runner",
+    "Run": "olc.experiments.engine.runner",
+    "execute": "olc.experiments.engine.runner",
+    "ArraySource": "olc.experiments.engine.sources",
+    "Data": "olc.experiments.engine.sources",
+    "DatasetSource": "olc.experiments.engine.sources",
+    "FileSource": "olc.experiments.engine.sources",
+    "FunctionSource": "olc.experiments.engine.sources",
+    "SyntheticSource": "olc.experiments.engine.sources",
+    "Claim": "olc.experiments.engine.spec",
+    "ExperimentSpec": "olc.experiments.engine.spec",
+    "LearnerConfig": "olc.experiments.engine.spec",
+    "LearnerSpec": "olc.experiments.engine.spec",
+    "StreamSpec": "olc.experiments.engine.spec",
+    "learner_seed": "olc.experiments.engine.spec",
+    "stream_seed": "olc.experiments.engine.spec",
+    "RunStore": "olc.experiments.engine.store",
+    "Classes": "olc.experiments.engine.transforms",
+    "Head": "olc.experiments.engine.transforms",
+    "Permute": "olc.experiments.engine.transforms",
+    "Stream": "olc.experiments.engine.transforms",
+    "TRANSFORMS": "olc.experiments.engine.transforms",
+    "register_transform": "olc.experiments.engine.transforms",
+}
+__getattr__, __dir__ = lazy_attributes(__name__, globals(), _EXPORTS)
+__all__ = sorted(_EXPORTS)

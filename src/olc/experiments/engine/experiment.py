@@ -1,13 +1,15 @@
-"""``run_experiment``: a spec in, the outputs of :mod:`.report` out.
+"""An engine experiment (:class:`~.spec.ExperimentSpec`) as a reproduction's runs, and
+``run_experiment``: a spec in, the outputs of :mod:`.report` out, through the same pipeline
+as every paper (:func:`.reproduction.reproduce`).
 
-Order, so that bad input fails before anything is written: validate the spec (learners
-built with every value they will get), check the output folder, load the data, plan the
-runs; only then create the folder, execute the runs (reusing stored ones) and write the
-outputs, each atomically.
+The spec is validated (learners built with every value they will get) and its data loaded
+before anything is written; a spec's outputs are ``table.md``/``.csv`` with the paper's
+numbers in ``[paper]`` columns, ``timing.md``/``.csv``, one figure per curve metric, the
+streams a reproduction asks for (``streams/``), then the reproduction's own tables and
+figures.
 """
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -15,12 +17,10 @@ import numpy as np
 from .aggregate import Results
 from .metrics import TIMING
 from .plan import load_data, plan, record, validate
-from .report import plot_curves, summary_markdown, write_results, write_stream, write_table
-from .runner import execute
+from .report import plot_curves, write_stream, write_table
 from .spec import stream_seed
-from .store import RunStore, jsonable
+from .store import jsonable
 from .transforms import apply_transforms
-from ..._atomic import check_out_dir  # noqa: F401  (re-exported: the engine's API)
 
 
 def describe(spec):
@@ -34,64 +34,92 @@ def describe(spec):
                           "sweep": dict(c.sweep)} for c in spec.learner_configs()]}
 
 
-def run_experiment(spec, out_dir, *, n_jobs=1, scheduler=None, force=False, progress=None,
-                   reproduction=None):
-    """Run ``spec`` into ``out_dir``; returns the report (``results.json``'s content plus
-    ``reused``/``computed`` run counts and the written ``files``)."""
+class SpecOutcome(Results):
+    """The engine's :class:`~.aggregate.Results` of a spec, with what its outputs need:
+    the validated metrics and the loaded data (for ``streams/``)."""
+
+    def __init__(self, records, curves, paper, spec, metrics, data, n_configs):
+        super().__init__(records, curves, paper, spec)
+        self.metrics = metrics
+        self.data = data
+        self.n_configs = n_configs
+
+
+def spec_plan(spec, paper, shared=None):
+    """The :class:`~.reproduction.Plan` of ``spec``: validated, its data loaded (and, with
+    ``shared``, memory-mapped there for worker processes), its runs planned."""
+    from .reproduction import Plan
+
     configs, metrics = validate(spec)
-    check_out_dir(out_dir)
     data = load_data(spec)
-    planned = plan(spec, data, configs, metrics)
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="olc-data-") as shared:
-        if n_jobs != 1 and scheduler is None:   # worker processes: send the data by file
-            mapped = {}
-            for name, d in data.items():
-                mapped.setdefault(id(d), d.memory_mapped(shared))
-            planned = plan(spec, {k: mapped[id(d)] for k, d in data.items()}, configs, metrics)
-        done = execute([p.run for p in planned], RunStore(out_dir / "runs"), n_jobs=n_jobs,
-                       scheduler=scheduler, force=force, progress=progress,
-                       label=f"{spec.name} runs")
-    records, curves = [], {}
-    for p, value in zip(planned, done.values):
-        records.append(record(p, value))
-        for name, curve in value["curves"].items():
-            curves.setdefault((p.stream, p.config.label), {}).setdefault(name, []).append(curve)
-    paper = reproduction.paper if reproduction is not None else {}
-    results = Results(records, curves, paper, spec)
+    sent = data
+    if shared is not None:
+        mapped = {}
+        for d in data.values():
+            mapped.setdefault(id(d), d.memory_mapped(shared))
+        sent = {k: mapped[id(d)] for k, d in data.items()}
+    planned = plan(spec, sent, configs, metrics)
+
+    def collect(values, info):
+        records, curves = [], {}
+        for p, value in zip(planned, values):
+            records.append(record(p, value))
+            for name, curve in value["curves"].items():
+                curves.setdefault((p.stream, p.config.label), {}).setdefault(
+                    name, []).append(curve)
+        return SpecOutcome(records, curves, paper, spec, metrics, data, len(configs))
+
+    return Plan([p.run for p in planned], collect)
+
+
+def spec_header(spec, outcome):
+    return [f"{spec.trials} trial(s); protocol {spec.protocol.key()}; "
+            f"{outcome.n_configs} learner configuration(s) × {len(spec.streams)} stream(s).",
+            ""]
+
+
+def spec_outputs(reproduction, spec, settings, outcome, out_dir):
+    """The engine's outputs of a spec: tables, curve figures, ``streams/``."""
     files = {}
+    title = reproduction.title or spec.title or spec.name
+    metrics = outcome.metrics
     scalar = [m for m in metrics if not m.curve and m.name not in TIMING]
     timing = [m for m in metrics if not m.curve and m.name in TIMING]
-    title = (reproduction.title if reproduction is not None else spec.title) or spec.name
     if scalar:
         files["table"], files["table_csv"] = map(str, write_table(
-            results, scalar, out_dir, "table", title))
+            outcome, scalar, out_dir, "table", title))
     if timing:
         files["timing"], files["timing_csv"] = map(str, write_table(
-            results, timing, out_dir, "timing", f"{title}: measured times"))
+            outcome, timing, out_dir, "timing", f"{title}: measured times"))
     for m in metrics:
         if m.curve:
-            for path in plot_curves(results, m, out_dir, stem=m.name, curves=spec.curves):
+            for path in plot_curves(outcome, m, out_dir, stem=m.name, curves=spec.curves):
                 files[f"{m.name}_{path.suffix[1:]}"] = str(path)
-    if reproduction is not None:
-        if reproduction.figures is not None:
-            files.update({k: str(v) for k, v in
-                          reproduction.figures(results, out_dir).items()})
-        for name in reproduction.streams_to_write:
-            s = next(x for x in spec.streams if x.name == name)
-            stream = apply_transforms(data[name], s.transforms,
-                                      np.random.default_rng(stream_seed(spec.seed, 0)))
-            files[f"stream_{name}"] = str(write_stream(
-                stream, out_dir / "streams" / f"{name}-trial0.csv"))
-    claims = reproduction.claims if reproduction is not None else ()
-    from ..._atomic import write_text
+    return files
 
-    header = [f"{spec.trials} trial(s); protocol {spec.protocol.key()}; "
-              f"{len(configs)} learner configuration(s) × {len(spec.streams)} stream(s).", ""]
-    files["summary"] = str(write_text(out_dir / "summary.md",
-                                      summary_markdown(title, results, claims, header)))
-    files["json"] = str(out_dir / "results.json")
-    report = {"experiment": jsonable(describe(spec)), "records": records, "files": files}
-    write_results(out_dir / "results.json", report)
-    return dict(report, reused=done.reused, computed=done.computed, results=results)
+
+def write_streams(outcome, names, out_dir):
+    """``streams/NAME-trial0.csv`` for each stream of ``names``: trial 0's order."""
+    spec, files = outcome.spec, {}
+    for name in names:
+        s = next(x for x in spec.streams if x.name == name)
+        stream = apply_transforms(outcome.data[name], s.transforms,
+                                  np.random.default_rng(stream_seed(spec.seed, 0)))
+        files[f"stream_{name}"] = str(write_stream(
+            stream, Path(out_dir) / "streams" / f"{name}-trial0.csv"))
+    return files
+
+
+def spec_record(spec, outcome):
+    return {"experiment": jsonable(describe(spec)), "records": outcome.records}
+
+
+def run_experiment(spec, out_dir, *, n_jobs=1, scheduler=None, force=False, progress=None):
+    """Run ``spec`` into ``out_dir``; returns the report (``results.json``'s content plus
+    ``reused``/``computed`` run counts, the written ``files`` and the ``results``)."""
+    from .reproduction import Reproduction, reproduce
+
+    experiment = Reproduction(spec.name, spec.title or spec.name, spec=lambda: spec)
+    report = reproduce(experiment, out_dir, n_jobs=n_jobs, scheduler=scheduler, force=force,
+                       progress=progress)
+    return dict(report, results=report["outcome"])

@@ -8,8 +8,8 @@
 - ``cumulative_error.png`` / ``.pdf``: one panel per stream, the mean cumulative error
   curve of each learner with its 95 % band;
 - ``results.json``: the experiment's description and one record per run;
-- ``summary.md``: each claim, tested on the records (and, when a claim can read them, on
-  the paper's numbers).
+- the claims table of ``summary.md`` (the pipeline that writes it:
+  :mod:`.reproduction`).
 Everything goes through :mod:`olc.report` and :mod:`olc._atomic` (whole files, renamed).
 """
 from __future__ import annotations
@@ -158,21 +158,34 @@ def verdict(v):
     return {True: "supported", False: "**not supported**", None: "n/a"}[v]
 
 
-def summary_markdown(title, results, claims, header_lines=()):
-    lines = [f"# {title} — summary", "",
-             "Generated from this run's records (`results.json`); the paper's numbers appear "
-             "only where labelled as the paper's.", "", *header_lines]
-    if claims:
-        lines += ["## Claims", "", "| # | claim | source | our run | evidence |",
-                  "|---|---|---|---|---|"]
-        for i, claim in enumerate(claims, 1):
-            try:
-                ok, evidence = claim.test(results)
-            except LookupError as exc:   # a run the claim needs is not in this experiment
-                ok, evidence = None, str(exc)
-            lines.append(f"| {i} | {claim.text} | {claim.source} | {verdict(ok)} | "
-                         f"{evidence} |")
-    return "\n".join(lines) + "\n"
+def claims_table(verdicts, on_paper=None):
+    """The markdown table of tested claims (:class:`~.reproduction.Verdict` list); with
+    ``on_paper``, the same claims tested on the paper's own numbers in a last column."""
+    if on_paper is None:
+        lines = ["| # | claim | source | our run | evidence |", "|---|---|---|---|---|"]
+        for i, v in enumerate(verdicts, 1):
+            lines.append(f"| {i} | {v.claim.text} | {v.claim.source} | {verdict(v.supported)} "
+                         f"| {v.evidence} |")
+        return lines
+    lines = ["| # | claim | source | our run | evidence (our run) | on the paper's numbers |",
+             "|---|---|---|---|---|---|"]
+    for i, (v, p) in enumerate(zip(verdicts, on_paper), 1):
+        lines.append(f"| {i} | {v.claim.text} | {v.claim.source} | {verdict(v.supported)} | "
+                     f"{v.evidence} | {verdict(p.supported)} |")
+    return lines
+
+
+def write_rows(rows, columns, out_dir, stem, intro):
+    """``stem``.md (``intro``, then a markdown table) and ``stem``.csv of ``rows`` (dicts),
+    with the ``columns`` [(key, heading)] that some row fills; returns their paths."""
+    from ...report import markdown_table, write_csv
+
+    keys = [k for k, _ in columns if any(r.get(k) is not None for r in rows)]
+    heads = [h for k, h in columns if k in keys]
+    md = write_text(Path(out_dir) / f"{stem}.md", intro + markdown_table(rows, keys, heads))
+    csv_path = Path(out_dir) / f"{stem}.csv"
+    write_csv(csv_path, rows, keys)
+    return md, csv_path
 
 
 def write_stream(stream, path):
@@ -189,8 +202,8 @@ def write_results(path, payload):
     return write_json(path, payload)
 
 
-__all__ = ["plot_curves", "plot_sweeps", "summary_markdown", "table_rows", "verdict", "write_results",
-           "write_stream", "write_table", "TIMING"]
+__all__ = ["claims_table", "plot_curves", "plot_sweeps", "table_rows", "verdict", "write_results",
+           "write_rows", "write_stream", "write_table", "TIMING"]
 
 
 def plot_sweeps(results, groups, x_metric, y_metric, out_dir, stem, title=None,

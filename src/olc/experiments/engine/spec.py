@@ -3,8 +3,9 @@
 An :class:`ExperimentSpec` says *what* to run; :mod:`.plan` turns it into independent runs,
 :mod:`.runner` executes them (joblib or Dask) through :mod:`.store` (one atomic file per
 run, keyed by a hash of its full spec), :mod:`.aggregate` and :mod:`.report` turn the
-records into tables, figures and a claims summary. A paper's module holds only a
-:class:`Reproduction`: its spec, its published numbers and its claims.
+records into tables, figures and a claims summary. A paper declares a
+:class:`~.reproduction.Reproduction`: its spec (or its own runs), its published numbers,
+its claims, its tables and figures.
 
 Everything here is plain data (frozen dataclasses); the only behaviour is expansion of a
 learner's ``sweep`` into configurations and the per-trial seeds.
@@ -169,30 +170,10 @@ def learner_seed(seed: int, trial: int) -> int:
 class Claim:
     """A claim of a paper, tested on the records: ``test(results) -> (verdict, evidence)``
     with verdict True/False/None (None: the runs it needs are missing) and a one-line
-    evidence string. ``results`` is an :class:`~.aggregate.Results` (or, for paper
-    modules with their own records, whatever their ``Reproduction`` passes)."""
+    evidence string; ``LookupError``: the runs it needs are not part of this run.
+    ``results`` is an :class:`~.aggregate.Results` for a spec, or the outcome a
+    reproduction's own :class:`~.reproduction.Plan` collects."""
 
     text: str
     source: str
     test: Callable
-
-
-@dataclass(frozen=True)
-class Reproduction:
-    """What a paper's module declares (registered in :mod:`olc.experiments.registry`).
-
-    ``spec(**options) -> ExperimentSpec``; ``paper``: published numbers,
-    {(stream, learner label, metric): value}, shown next to ours in columns marked
-    ``[paper]``; ``claims``: :class:`Claim` list, tested in ``summary.md``;
-    ``figures(results, out_dir) -> {name: path}``: the paper's own figures (drawn with
-    :mod:`olc.report`), optional; ``streams_to_write``: names of streams whose trial-0
-    stream (original row and class per position) is written to ``streams/``."""
-
-    name: str
-    title: str
-    spec: Callable[..., ExperimentSpec]
-    paper: Mapping[tuple, Any] = field(default_factory=dict)
-    claims: Sequence[Claim] = ()
-    figures: Callable | None = None
-    streams_to_write: Sequence[str] = ()
-    citation: str = ""

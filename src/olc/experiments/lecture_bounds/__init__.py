@@ -2,7 +2,8 @@
 linear classification measured on generated sequences with known margin, target and best
 expert, and a sequence on which the Perceptron's bound is met exactly.
 
-Modules: ``generators`` (the sequences), ``bounds`` (the formulas, with their equations),
-``runs`` (one engine run per table row), ``report`` (table, figure, claims), ``reproduce``
-(the pipeline), ``command`` (CLI).
+Modules (as in every reproduction, docs/adding-a-reproduction.md): ``reproduction`` (the
+declaration), ``command`` (its options), ``data`` (the generated sequences), ``paper`` (the
+notes' bounds, with their equations), ``spec`` (one engine run per table row), ``claims``,
+``tables``, ``figures``.
 """

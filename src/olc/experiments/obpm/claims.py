@@ -23,7 +23,9 @@ COMPARABLE = 0.10
 @dataclass
 class Outcome:
     """What the claims read: §4.1 records, Figure 2/3 and Table 2 results (engine
-    ``Results``; Table 2 as {dataset: (Results, {algorithm: label})}), SVM records."""
+    ``Results``; Table 2 as {dataset: (Results, {algorithm: label})}), SVM records; and
+    what the outputs read besides: the loaded data ({spec name: {stream: Data}}) and how the
+    runs went (:class:`~olc.experiments.engine.reproduction.RunInfo`)."""
 
     table_1: list | None = None
     drift: object = None
@@ -31,6 +33,15 @@ class Outcome:
     web_permuted: object = None
     batch: dict = field(default_factory=dict)
     svm: dict = field(default_factory=dict)
+    data: dict = field(default_factory=dict)
+    info: object = None
+
+    @property
+    def timing(self):
+        i = self.info
+        return {"prepare_seconds": i.prepare_seconds, "run_seconds": i.run_seconds,
+                "n_jobs": i.n_jobs, "load_average_at_start": i.load_average_at_start,
+                "reused": i.reused, "computed": i.computed}
 
     def need(self, part):
         value = getattr(self, part)

@@ -103,3 +103,18 @@ def figure_3(results, out_dir, stem="figure_3"):
                        title=f"Figure 3: {results.spec.streams[0].display}"
                              + (f" (mean over {n} trials, 95 % band)" if n > 1 else ""))
 
+
+
+def figures(outcome, settings, out_dir):
+    """Figures 1–3 of the parts that ran: {name_png/pdf: path}."""
+    files = {}
+    for name, paths in (("figure_1", figure_1(outcome.table_1, out_dir)
+                         if outcome.table_1 else []),
+                        ("figure_2", figure_2(outcome.drift, out_dir) if outcome.drift else []),
+                        ("figure_3", figure_3(outcome.web, out_dir) if outcome.web else []),
+                        ("figure_3_permuted", figure_3(outcome.web_permuted, out_dir,
+                                                       "figure_3_permuted")
+                         if outcome.web_permuted else [])):
+        for p in paths:
+            files[f"{name}_{Path(p).suffix[1:]}"] = str(p)
+    return files

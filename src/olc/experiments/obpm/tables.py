@@ -4,12 +4,17 @@ mean ± the Student-t 95 % half-width over the trials (``olc.experiments.engine.
 """
 from __future__ import annotations
 
+import io
 from pathlib import Path
+
+import numpy as np
 
 from ..._atomic import write_text
 from ...data.registry import get_spec
 from ...report import write_csv
 from ..engine.aggregate import t_interval
+from ..engine.spec import stream_seed
+from ..engine.transforms import apply_transforms
 from . import paper
 from .artificial import FAMILIES, N_FIGURE, TAUS, config_records, select
 from .data import NOISE_LEVELS
@@ -230,15 +235,25 @@ def table_2_notes(batch, svm):
     return notes
 
 
-def write_tables(out_dir, table_1_records=None, sizes=None, batch=None, svm=None):
-    """table_1.md/.csv, figure_1.csv, table_2.md/.csv (those whose parts ran)."""
+def table_texts(outcome, settings):
+    """{"table_1": markdown, "table_2": markdown} of the parts that ran."""
+    texts = {}
+    if outcome.table_1:
+        texts["table_1"] = (table_1_markdown(outcome.table_1, settings["sizes"])[0] + "\n"
+                            + updates_markdown(outcome.table_1))
+    if outcome.batch:
+        texts["table_2"] = table_2_markdown(outcome.batch, outcome.svm or {})[0]
+    return texts
+
+
+def write_tables(outcome, settings, out_dir):
+    """table_1.md/.csv, figure_1.csv, table_2.md/.csv (those whose parts ran), timing.md
+    and the trial-0 MNIST drift stream (``streams/``)."""
     out_dir = Path(out_dir)
-    files, texts = {}, {}
-    if table_1_records:
-        text, rows = table_1_markdown(table_1_records, sizes)
-        text += "\n" + updates_markdown(table_1_records)
-        texts["table_1"] = text
-        files["table_1"] = str(write_text(out_dir / "table_1.md", text))
+    files, texts = {}, table_texts(outcome, settings)
+    if outcome.table_1:
+        files["table_1"] = str(write_text(out_dir / "table_1.md", texts["table_1"]))
+        rows = table_1_rows(outcome.table_1)
         flat = [{"noise": r["noise"], "algorithm": f, "params": _params(r[f]["params"]),
                  "test_error": r[f]["test_error"].mean,
                  "test_error_ci95": r[f]["test_error"].half_width,
@@ -249,15 +264,46 @@ def write_tables(out_dir, table_1_records=None, sizes=None, batch=None, svm=None
                 for r in rows for f in FAMILIES]
         write_csv(out_dir / "table_1.csv", flat, list(flat[0]))
         files["table_1_csv"] = str(out_dir / "table_1.csv")
-        fig = figure_1_rows(table_1_records)
+        fig = figure_1_rows(outcome.table_1)
         if fig:
             write_csv(out_dir / "figure_1.csv", fig, list(fig[0]))
             files["figure_1_csv"] = str(out_dir / "figure_1.csv")
-    if batch:
-        text, rows = table_2_markdown(batch, svm or {})
-        texts["table_2"] = text
-        files["table_2"] = str(write_text(out_dir / "table_2.md", text))
+    if outcome.batch:
+        files["table_2"] = str(write_text(out_dir / "table_2.md", texts["table_2"]))
+        rows = table_2_markdown(outcome.batch, outcome.svm or {})[1]
         columns = list(dict.fromkeys(k for r in rows for k in r))
         write_csv(out_dir / "table_2.csv", rows, columns)
         files["table_2_csv"] = str(out_dir / "table_2.csv")
-    return files, texts
+    files["timing"] = str(write_text(out_dir / "timing.md", timing_text(outcome.timing)))
+    if "figure-2" in settings["specs"]:
+        spec = settings["specs"]["figure-2"][0]
+        files["stream_mnist_drift"] = str(write_drift_stream(spec, outcome.data[spec.name],
+                                                             out_dir))
+    return files
+
+
+def timing_text(timing):
+    load = timing.get("load_average_at_start")
+    return "\n".join([
+        "# olc reproduce obpm: measured times", "",
+        "| phase | seconds |", "|---|---|",
+        f"| checks and data loading | {timing['prepare_seconds']:.1f} |",
+        f"| runs ({timing['computed']} computed, {timing['reused']} reused; "
+        f"--n-jobs {timing['n_jobs']}) | {timing['run_seconds']:.1f} |", "",
+        f"1-minute load average when the command started: "
+        f"{'unknown' if load is None else f'{load:.2f}'} (the machine is shared).", ""])
+
+
+def write_drift_stream(spec, data, out_dir):
+    """streams/mnist-drift-trial0.csv: per position of trial 0, the MNIST row, its digit,
+    the level and positive digit drawn by the drift, and the label y."""
+    s = spec.streams[0]
+    stream = apply_transforms(data[s.name], s.transforms,
+                              np.random.default_rng(stream_seed(spec.seed, 0)))
+    buf = io.StringIO()
+    buf.write("position,row,digit,level,positive_digit,y\n")
+    for i, (row, digit, level, pos, y) in enumerate(zip(
+            stream.origin, stream.labels, stream.info["level"], stream.info["positive_digit"],
+            stream.y)):
+        buf.write(f"{i + 1},{int(row)},{int(digit)},{int(level)},{int(pos)},{int(y)}\n")
+    return write_text(Path(out_dir) / "streams" / f"{s.name}-trial0.csv", buf.getvalue())

@@ -1,16 +1,17 @@
 """The claims of the OMM paper's §6 and App. B.4 (Ho-Nguyen et al. 2025), each a small
 function of a results lookup ``cell(algorithm, θ, bias, passes) → (m, γ̄, τ, seconds)``,
-applied both to our records and to the paper's own numbers; and the generated summary."""
+applied both to our records and to the paper's own numbers."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from typing import Callable
 
-from ...data.omm_translations import BIASES, THETAS
-from ..engine.report import verdict as _verdict
+from .translations import BIASES, THETAS
 from ..engine.spec import Claim
-from .. import omm_paper_values as paper
+from . import paper
 from .spec import ALGORITHMS, LABELS, TOL_MARGIN_INVARIANCE, TRANSLATION_INVARIANT
-from .tables import BIAS_HEAD, _lookup
+from .tables import BIAS_HEAD
 
 
 def _variants(thetas=THETAS, biases=BIASES):
@@ -196,7 +197,7 @@ def _five_pass_perceptron(cell, thetas, P):
         f"Perceptron γ̄ = {_f(g)}, e-OMM γ̄ = {_f(e)} (θ = 0, b* = 0, {P} passes)"
 
 
-CLAIMS = [
+_TESTS = [
     Claim("The metrics of the translation-invariant learners (n-OMM, ce-OMM, e-OMM, PUMMA) "
           "stay constant over θ and b* (one pass and several passes).", "§6 ¶5; Remark 3.4; "
           "B.5", _claim_invariance),
@@ -247,79 +248,39 @@ class MissingRun(LookupError):
     """A claim needs a run (or a paper cell) that does not exist."""
 
 
-def evaluate_claims(cell, thetas, passes_permuted):
-    """[(claim, verdict, evidence)] for a results lookup ``cell(algorithm, θ, bias,
-    passes) → (m, γ̄, τ, seconds) or None``. Verdict: True, False, or None when the claim
-    needs a run that is missing (e.g. θ = 0 not run, or no multi-pass runs)."""
-    def strict(a, t, b, p):
-        c = cell(a, t, b, p)
-        if c is None:
-            raise MissingRun(f"no {LABELS[a]} run for θ = {t:g}, {BIAS_HEAD[b]}, {p} pass(es)")
-        return c
+@dataclass(frozen=True)
+class Cells:
+    """What the claims read: ``cell(algorithm, θ, bias, passes) → (m, γ̄, τ, seconds)`` or
+    None (our records, or the paper's published numbers), the θ values and the passes of
+    the multi-pass runs."""
 
-    out = []
-    for claim in CLAIMS:
-        if claim.source.startswith("B.4") and passes_permuted <= 1:
-            out.append((claim, None, "no multi-pass runs"))
-            continue
-        try:
-            ok, evidence = claim.test(strict, tuple(thetas), passes_permuted)
-        except MissingRun as exc:
-            out.append((claim, None, str(exc)))
-            continue
-        out.append((claim, bool(ok), evidence))
-    return out
+    cell: Callable
+    thetas: tuple
+    passes: int
 
 
+def _on_cells(test, source):
+    """A claim test of (cell, thetas, P) as a test of :class:`Cells`; a claim that needs a
+    missing run (e.g. θ = 0 not run, or no multi-pass runs) raises :class:`MissingRun`."""
+    def on(cells):
+        if source.startswith("B.4") and cells.passes <= 1:
+            raise MissingRun("no multi-pass runs")
 
-def summary_markdown(problem, verifications, records, passes_permuted, thetas):
-    """The generated summary: data and geometry against the paper, the checks of B.2, and
-    each claim of §6/B.4 evaluated on our records and, by the same code, on the paper's
-    numbers."""
-    o, n = problem.original, problem.normalized
-    src = problem.source
-    lines = ["# OMM paper (Ho-Nguyen et al. 2025) §6 / App. B reproduced — summary", "",
-             "Generated from this run's records (`results.json`); the paper's numbers appear "
-             "only where labelled as the paper's.", "", "## Data and geometry", "",
-             "| quantity | ours | paper |", "|---|---|---|",
-             f"| points | {src.get('n')} | {paper.N_POINTS} |",
-             f"| dimension d | {src.get('d')} | {paper.DIMENSION} |",
-             f"| positive fraction | {100 * src.get('positive_fraction', float('nan')):.2f} % | "
-             f"{100 * paper.POSITIVE_FRACTION:.2f} % |",
-             f"| max margin γ (before normalization) | {o.gamma:.6g} | not given |",
-             f"| b* | {o.intercept:.4f} | {paper.B_STAR} |",
-             f"| D = max(D₊, D₋) | {o.D:.4f} (D₊ = {o.D_pos:.4f}, D₋ = {o.D_neg:.4f}) | "
-             f"{paper.D} |",
-             f"| D̄ = max‖x‖ (before normalization) | {o.D_bar:.4f} | not given |",
-             f"| r = D/γ before normalization | {o.r:.6g} | not given |",
-             f"| r = D/γ* after normalization (γ* = 1) | {n.r:.4f} | = D |",
-             f"| solver optimality residual (max violation) | {o.max_violation:.2e} | |", "",
-             "## App. B.2: each variant verified on its own points", "",
-             "| variant | D̄/D | b* | γ* | ‖w − w*‖ | duality gap | D | checks |",
-             "|---|---|---|---|---|---|---|---|"]
-    for v in verifications:
-        failed = [k for k, ok in v["checks"].items() if not ok]
-        lines.append(f"| θ={v['theta']:g} {BIAS_HEAD[v['bias']]} | {v['D_bar_over_D']:.4f} | "
-                     f"{v['b_star']:.4g} | {v['gamma']:.12f} | {v['coef_error']:.1e} | "
-                     f"{v['duality_gap']:.1e} | {v['D']:.6f} | "
-                     f"{'FAILED: ' + ', '.join(failed) if failed else 'ok'} |")
-    ours = evaluate_claims(_lookup(records), thetas, passes_permuted)
-    theirs = evaluate_claims(lambda a, t, b, p: paper.paper_cell(p, t, b, a), thetas,
-                             passes_permuted)
-    lines += ["", "## Claims of §6 and App. B.4", "",
-              "Each claim is turned into a test on the results (criterion in the text); the "
-              "same test is applied to the paper's own published numbers.", "",
-              "| # | claim | source | our run | evidence (our run) | on the paper's numbers |",
-              "|---|---|---|---|---|---|"]
-    for i, ((claim, ok, ev), (_, pok, _)) in enumerate(zip(ours, theirs), 1):
-        lines.append(f"| {i} | {claim.text} | {claim.source} | {_verdict(ok)} | {ev} | "
-                     f"{_verdict(pok)} |")
-    one = [r for r in records if r["passes"] == 1 and r["algorithm"] != "n-omm"]
-    if one:
-        slowest = max(one, key=lambda r: r["seconds"])
-        lines += ["", f"Slowest single pass of an efficient learner: {slowest['seconds']:.4f} s "
-                  f"({LABELS[slowest['algorithm']]}, θ = {slowest['theta']:g}, "
-                  f"{BIAS_HEAD[slowest['bias']]}); with the τ check: "
-                  f"{max(r['seconds_with_tau'] for r in one):.4f} s at most."]
-    return "\n".join(lines) + "\n"
+        def strict(a, t, b, p):
+            c = cells.cell(a, t, b, p)
+            if c is None:
+                raise MissingRun(f"no {LABELS[a]} run for θ = {t:g}, {BIAS_HEAD[b]}, {p} "
+                                 "pass(es)")
+            return c
 
+        return test(strict, tuple(cells.thetas), cells.passes)
+    return on
+
+
+CLAIMS = [Claim(c.text, c.source, _on_cells(c.test, c.source)) for c in _TESTS]
+
+
+def on_paper(settings):
+    """The paper's own numbers as :class:`Cells` (the same claims tested on them)."""
+    return Cells(lambda a, t, b, p: paper.paper_cell(p, t, b, a), tuple(settings["thetas"]),
+                 settings["passes_permuted"])

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..._atomic import atomic_open
 from ..._cache import discard, read_npz
-from ...data.omm_translations import (Geometry, geometry_of, normalize_margin,
+from .translations import (Geometry, geometry_of, normalize_margin,
                                       normalized_geometry)
 
 GEOMETRY_VERSION = 1
@@ -99,12 +99,12 @@ def load_adult(limit=None, cache_dir=None, records=None):
     """The Adult :class:`Problem` (App. B.1 data, its first ``limit`` rows if given).
 
     The built data set and its geometry are cached in ``cache_dir`` (default
-    :func:`olc.data.derived_home`): ``adult-omm-v1.npz`` (by ``adult_omm_data.build``) and
+    :func:`olc.data.derived_home`): ``adult-omm-v1.npz`` (by ``data.build``) and
     ``adult-omm-geometry-<rows>.npz``, keyed by a digest of the points (a stale file is
     recomputed). ``records``: raw Adult records to build from instead of the registry's
     files (not cached; tests use a slice)."""
     from ...data import derived_home
-    from ..adult_omm_data import build
+    from .data import build
 
     cache = Path(cache_dir) if cache_dir is not None else derived_home()
     data = build(cache, records=records)

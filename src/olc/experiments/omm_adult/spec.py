@@ -47,7 +47,7 @@ import math
 import numpy as np
 
 from ... import __version__
-from ...data.omm_translations import verify_variant
+from .translations import verify_variant
 from ...evaluate import final_margin, progressive
 from ...learners import make
 from ..engine import Run

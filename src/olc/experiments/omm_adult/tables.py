@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..._atomic import write_text
-from ...data.omm_translations import BIASES, THETAS
+from .translations import BIASES, THETAS
 from ...report import markdown_table, plot_panels, write_csv
-from .. import omm_paper_values as paper
+from . import paper
 from .spec import ALGORITHMS, LABELS, SINGLE_PASS_ONLY
 
 
@@ -20,12 +20,6 @@ def _lookup(records):
         if r is None and algorithm in SINGLE_PASS_ONLY:
             r = table.get((algorithm, float(theta), bias, 1))
         return None if r is None else (r["mistakes"], r["margin"], r["tau"], r["seconds"])
-    return cell
-
-
-def _paper_lookup(passes):
-    def cell(algorithm, theta, bias, _passes=passes):
-        return paper.paper_cell(_passes, theta, bias, algorithm)
     return cell
 
 

@@ -1,8 +1,10 @@
-"""The ``olc reproduce shen-dietterich`` command (light: imports the paper's code when run)."""
-from pathlib import Path
+"""The options of ``olc reproduce shen-dietterich`` and their parsing (light: the paper's
+code is imported when the command runs)."""
 from typing import List, Optional
 
 import typer
+
+from ..engine.cli_support import reproduction_command
 
 GRID_KEYS = ("alpha", "l2_beta", "l1_beta", "norma_eta", "norma_lam", "l2_sigma_rel",
              "l1_sigma_rel", "ig_k", "game_k")
@@ -29,25 +31,19 @@ def parse_grids(items):
     return grids
 
 
-def command(
-    out_dir: Path = typer.Option(Path("shen-dietterich-out"), "--out",
-                                 help="Folder for tables, figures, results.json, summary.md, "
-                                      "streams/ and the per-run store (runs/)."),
-    trials: int = typer.Option(40, "--trials", min=1, help="Trials (seeded drift streams)."),
-    datasets: str = typer.Option("usps,20newsgroups,sraa", "--datasets",
-                                 help="Comma-separated: usps, 20newsgroups, sraa (SRAA is "
-                                      "skipped, with the reason, when its archive is absent)."),
-    grid: Optional[List[str]] = typer.Option(None, "--grid",
-                                             help="Override a grid: KEY=V1,V2,... (keys: "
-                                                  + ", ".join(GRID_KEYS) + ")."),
-    n_jobs: int = typer.Option(2, "--n-jobs", help="Runs in parallel (joblib; -1: all cores)."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler",
-                                            help="Run on this Dask cluster (tcp://host:8786)."),
-    force: bool = typer.Option(False, "--force", help="Recompute runs stored in --out."),
-):
-    """Shen & Dietterich (2009) §4: drifting USPS / 20 Newsgroups (/ SRAA) streams, Figures
-    1–3 and the claims summary."""
-    from .run import run
-
-    run(out_dir, trials=trials, datasets=datasets, grids=parse_grids(grid), n_jobs=n_jobs,
-        scheduler=scheduler, force=force, echo=typer.echo)
+command = reproduction_command(
+    "olc.experiments.shen_dietterich.reproduction:REPRODUCTION",
+    "Shen & Dietterich (2009) §4: drifting USPS / 20 Newsgroups (/ SRAA) streams, Figures "
+    "1–3 and the claims summary.",
+    {"trials": (int, typer.Option(40, "--trials", min=1,
+                                  help="Trials (seeded drift streams).")),
+     "datasets": (str, typer.Option("usps,20newsgroups,sraa", "--datasets",
+                                    help="Comma-separated: usps, 20newsgroups, sraa (SRAA is "
+                                         "skipped, with the reason, when its archive is "
+                                         "absent).")),
+     "grid": (Optional[List[str]], typer.Option(None, "--grid",
+                                                help="Override a grid: KEY=V1,V2,... (keys: "
+                                                     + ", ".join(GRID_KEYS) + ")."))},
+    out="shen-dietterich-out", n_jobs=2,
+    out_help="Folder for tables, figures, results.json, summary.md, streams/ and the per-run "
+             "store (runs/).")

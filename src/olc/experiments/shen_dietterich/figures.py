@@ -89,12 +89,9 @@ def figure3(results, out_dir):
                  [Path(out_dir) / f"figure3.{ext}" for ext in ("png", "pdf")])
 
 
-def figures(results, out_dir):
-    from .report import write_comparison
-
+def figures(results, settings, out_dir):
     files = {}
     for name, fn in (("figure1", figure1), ("figure2", figure2), ("figure3", figure3)):
         for p in fn(results, out_dir):
             files[f"{name}_{Path(p).suffix[1:]}"] = str(p)
-    files["paper_comparison"] = str(write_comparison(results, out_dir))
     return files

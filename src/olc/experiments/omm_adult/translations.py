@@ -26,7 +26,7 @@ App. B.2): the exact geometry of a separable data set and its variants, all tran
   rounding size, which proves optimality); D is recomputed exactly on the variant.
 
 A variant needs only the margin-normalized points and their geometry (any object with
-``X``, ``y`` and ``normalized``, e.g. ``olc.experiments.omm_adult.Problem``).
+``X``, ``y`` and ``normalized``, e.g. :class:`.geometry.Problem`).
 """
 from __future__ import annotations
 
@@ -121,7 +121,7 @@ class Geometry:
 
 def geometry_of(X, y):
     """The exact max-margin solution of (X, y) (labels ±1) and D₊, D₋, D̄."""
-    from ..learners import max_margin
+    from ...learners import max_margin
 
     sol = max_margin(X, y)
     if not sol.separable:

@@ -30,8 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .._atomic import atomic_open
-from .._cache import discard, read_npz
+from ..._atomic import atomic_open
+from ..._cache import discard, read_npz
 
 SVC_SETTINGS = {"C": 1.0, "loss": "hinge", "dual": True, "class_weight": "balanced",
                 "max_iter": 2000, "tol": 1e-4, "random_state": 0}
@@ -104,7 +104,7 @@ def build(cache_dir=None, records=None):
     keyed by the SVC settings; ``records`` (an ``olc.data.AdultRecords``) may be given to
     build from other raw data (tests use a slice).
     """
-    from ..data import adult_records
+    from ...data import adult_records
 
     key = json.dumps(SVC_SETTINGS, sort_keys=True)
     path = None

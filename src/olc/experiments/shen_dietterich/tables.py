@@ -44,3 +44,7 @@ def write_comparison(results, out_dir):
             text = "; ".join(f"{f:.0f}: {e:.3f}" for f, _, e, _ in pts)
             lines.append(f"| {s} | {group} | {text} | {PAPER_FIG2[group]} |")
     return write_text(Path(out_dir) / "paper_comparison.md", "\n".join(lines) + "\n")
+
+
+def tables(results, settings, out_dir):
+    return {"paper_comparison": write_comparison(results, out_dir)}

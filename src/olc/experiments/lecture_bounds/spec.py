@@ -1,6 +1,6 @@
 """The runs of ``olc reproduce lecture-bounds``: one per table row, each a generated
-sequence (:mod:`.generators`), a catalogue learner run on it, and the bound of the notes
-(:mod:`.bounds`) computed from quantities measured on the sequence.
+sequence (:mod:`.data`), a catalogue learner run on it, and the bound of the notes
+(:mod:`.paper`) computed from quantities measured on the sequence.
 
 Learners: ``perceptron`` (no bias, η = 1, update on mistakes only: the notes' Algorithm 3),
 ``winnow`` (β = 1, threshold N = the number of features: Algorithm 4 as analysed),
@@ -29,8 +29,8 @@ from ... import __version__
 from ...learners import make, max_margin
 from ..engine import Run
 from ..engine.aggregate import t_interval
-from . import bounds as B
-from . import generators as G
+from . import paper as B
+from . import data as G
 
 RESULTS_VERSION = 1
 ROWS = 2000                                   # T, the sequences' length

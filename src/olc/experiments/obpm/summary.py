@@ -1,26 +1,18 @@
-"""``summary.md`` (the reproduction's note: the claims tested on our records, Tables 1 and 2
-beside the paper's, where and why we differ, the decisions taken where the paper is
-silent), ``timing.md``, and the trial-0 MNIST drift stream (``streams/``)."""
+"""What ``summary.md`` says around the claims: the settings, Tables 1 and 2 beside the
+paper's, where and why we differ, the decisions taken where the paper is silent."""
 from __future__ import annotations
-
-import io
-from pathlib import Path
 
 import numpy as np
 
-from ..._atomic import write_text
 from ..engine.aggregate import t_interval
-from ..engine.report import verdict
-from ..engine.spec import stream_seed
 from ..engine.transforms import apply_transforms
 from ...data.registry import get_spec
 from . import paper
 from .artificial import FAMILIES, select
-from .claims import CLAIMS
 from .data import (DIMENSION, DRIFT_DIGITS, DRIFT_EXAMPLES, MARGIN, NOISE_LEVELS,
                    drift_probabilities)
 from .svm import C_GRID, FOLDS
-from .tables import DATASET_NAMES, _params
+from .tables import DATASET_NAMES, _params, table_texts
 
 def decisions(options):
     """The decisions taken where the paper is silent (each documented and tested in its
@@ -130,18 +122,6 @@ def why(outcome, web_labels=None):
     return lines
 
 
-def _claims_table(outcome):
-    lines = ["## Claims", "", "| # | claim | source | our run | evidence |",
-             "|---|---|---|---|---|"]
-    for i, claim in enumerate(CLAIMS, 1):
-        try:
-            ok, evidence = claim.test(outcome)
-        except LookupError as exc:   # a part that did not run
-            ok, evidence = None, str(exc)
-        lines.append(f"| {i} | {claim.text} | {claim.source} | {verdict(ok)} | {evidence} |")
-    return lines
-
-
 def _curves_in_numbers(outcome):
     lines = []
     for title, res, metrics in (("Figure 2 (MNIST drift)", outcome.drift, ("mistakes",)),
@@ -167,15 +147,37 @@ def _curves_in_numbers(outcome):
     return lines
 
 
-def summary_text(outcome, texts, options, web_labels=None):
-    lines = ["# Harrington et al. 2003, \"Online Bayes Point Machines\", §4 — reproduction "
-             "summary", "", paper.CITATION, "",
-             "Generated from this run's records (`results.json`, `runs/`); the paper's "
-             "numbers appear only in columns and cells labelled [paper].", "",
-             f"Parts: {', '.join(options['parts'])}; Monte Carlo runs / permutations: "
-             f"{options['trials']}; drift trials: {options['drift_trials']}; real data "
-             f"limit: {options['limit'] or 'none (whole files)'}; seed {options['seed']}.", ""]
-    lines += _claims_table(outcome) + [""]
+def preamble(settings):
+    return ["# Harrington et al. 2003, \"Online Bayes Point Machines\", §4 — reproduction "
+            "summary", "", paper.CITATION, "",
+            "Generated from this run's records (`results.json`, `runs/`); the paper's "
+            "numbers appear only in columns and cells labelled [paper].", ""]
+
+
+def header(outcome, settings):
+    options = settings["options"]
+    return [f"Parts: {', '.join(options['parts'])}; Monte Carlo runs / permutations: "
+            f"{options['trials']}; drift trials: {options['drift_trials']}; real data "
+            f"limit: {options['limit'] or 'none (whole files)'}; seed {options['seed']}.", ""]
+
+
+def web_labels(outcome, settings):
+    """The labels of Figure 3's file-order stream (the rows a --limit slice used)."""
+    specs = settings["specs"]
+    if "figure-3" not in specs:
+        return None
+    spec = specs["figure-3"][0]
+    data = outcome.data[spec.name][spec.streams[0].name]
+    if spec.streams[0].transforms:
+        return apply_transforms(data, spec.streams[0].transforms, np.random.default_rng(0)).y
+    return data.y
+
+
+def sections(outcome, settings):
+    """After the claims: Tables 1 and 2, the curves' end points, where and why we differ
+    from the paper, the decisions where it is silent."""
+    texts = table_texts(outcome, settings)
+    lines = [""]
     for key in ("table_1", "table_2"):
         if key in texts:
             lines += [texts[key], ""]
@@ -184,54 +186,8 @@ def summary_text(outcome, texts, options, web_labels=None):
               "Cells whose 95 % interval does not overlap the paper's:", ""]
     diff = differences(outcome)
     lines += diff if diff else ["- none."]
-    lines += ["", *[f"- {w}" for w in why(outcome, web_labels)], "",
+    lines += ["", *[f"- {w}" for w in why(outcome, web_labels(outcome, settings))], "",
               "## Decisions where the paper is silent", "",
-              *[f"- {d}" for d in decisions(options)], "", "## Not obtainable", "",
-              f"- C. Elegans (Table 2): {paper.C_ELEGANS_UNAVAILABLE}."]
-    return "\n".join(lines) + "\n"
-
-
-def timing_text(timing):
-    load = timing.get("load_average_at_start")
-    return "\n".join([
-        "# olc reproduce obpm: measured times", "",
-        "| phase | seconds |", "|---|---|",
-        f"| checks and data loading | {timing['prepare_seconds']:.1f} |",
-        f"| runs ({timing['computed']} computed, {timing['reused']} reused; "
-        f"--n-jobs {timing['n_jobs']}) | {timing['run_seconds']:.1f} |", "",
-        f"1-minute load average when the command started: "
-        f"{'unknown' if load is None else f'{load:.2f}'} (the machine is shared).", ""])
-
-
-def write_drift_stream(spec, data, out_dir):
-    """streams/mnist-drift-trial0.csv: per position of trial 0, the MNIST row, its digit,
-    the level and positive digit drawn by the drift, and the label y."""
-    s = spec.streams[0]
-    stream = apply_transforms(data[s.name], s.transforms,
-                              np.random.default_rng(stream_seed(spec.seed, 0)))
-    buf = io.StringIO()
-    buf.write("position,row,digit,level,positive_digit,y\n")
-    for i, (row, digit, level, pos, y) in enumerate(zip(
-            stream.origin, stream.labels, stream.info["level"], stream.info["positive_digit"],
-            stream.y)):
-        buf.write(f"{i + 1},{int(row)},{int(digit)},{int(level)},{int(pos)},{int(y)}\n")
-    return write_text(Path(out_dir) / "streams" / f"{s.name}-trial0.csv", buf.getvalue())
-
-
-def write_report(out_dir, outcome, texts, options, specs, timing, data=None):
-    out_dir = Path(out_dir)
-    web_labels = None
-    if data is not None and "figure-3" in specs:
-        spec = specs["figure-3"][0]
-        web_labels = data[spec.name][spec.streams[0].name].y
-        if spec.streams[0].transforms:   # a --limit slice: the rows the stream used
-            web_labels = apply_transforms(data[spec.name][spec.streams[0].name],
-                                          spec.streams[0].transforms,
-                                          np.random.default_rng(0)).y
-    files = {"summary": str(write_text(out_dir / "summary.md",
-                                       summary_text(outcome, texts, options, web_labels))),
-             "timing": str(write_text(out_dir / "timing.md", timing_text(timing)))}
-    if data is not None and "figure-2" in specs:
-        spec = specs["figure-2"][0]
-        files["stream_mnist_drift"] = str(write_drift_stream(spec, data[spec.name], out_dir))
-    return files
+              *[f"- {d}" for d in decisions(settings["options"])], "", "## Not obtainable",
+              "", f"- C. Elegans (Table 2): {paper.C_ELEGANS_UNAVAILABLE}."]
+    return lines

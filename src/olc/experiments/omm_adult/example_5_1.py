@@ -28,12 +28,12 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from .._atomic import write_text
-from ..data import (example_5_1, example_5_1_params,
+from ..._atomic import write_text
+from ...data import (example_5_1, example_5_1_params,
                     example_5_1_perceptron_mistake_lower_bound)
-from ..evaluate import progressive
-from ..learners import make
-from ..report import markdown_table, plot_panels, write_csv, write_json
+from ...evaluate import progressive
+from ...learners import make
+from ...report import markdown_table, plot_panels, write_csv, write_json
 
 DEFAULT_CS = (3.0, 5.0, 10.0, 20.0, 50.0, 100.0)
 OMM_LEARNERS = ("e-omm", "ce-omm", "n-omm")
