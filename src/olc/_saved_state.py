@@ -6,7 +6,7 @@ checker of :mod:`olc.persistence` (``fail``: a field and what was expected; ``re
 message), which names the file."""
 import numpy as np
 
-from ._compiled.support_check import check_support_sets
+from ._compiled.layouts.support_check import check_support_sets
 
 
 class _ClassChecker:

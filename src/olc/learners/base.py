@@ -1,7 +1,7 @@
 """The estimator contract shared by every olc learner (DESIGN.md, "The learner contract").
 
 A learner is hyper-parameters (stored by ``__init__`` only, scikit-learn style) + state arrays
-(``vecs``, ``scal``) + one compiled update rule (an id into ``olc._compiled.dispatch``).
+(``vecs``, ``scal``) + one compiled update rule (an id of ``olc._compiled.rule_ids``).
 ``partial_fit`` consumes rows in order as a stream: predict with the current model, then
 update.
 
@@ -13,8 +13,9 @@ loop and the record it writes are in ``records``.
 """
 import numpy as np
 
-from .._compiled.driver import NO_INTS, LoopInput, decision_values, run_online
-from .._compiled.status import BAD_ROW, OVERFLOW
+from .._compiled.driver.binary import decision_values, run_online
+from .._compiled.driver.inputs import NO_INTS, LoopInput
+from .._compiled.loops.codes import BAD_ROW, OVERFLOW
 from .estimator import NotFittedError, OnlineEstimator, ParameterError, not_fitted_error
 from . import multiclass
 from .features_in import record_features, validate_features
@@ -35,7 +36,7 @@ __all__ = ["NotFittedError", "OnlineLinearModel", "ParameterError", "PreparedStr
 class OnlineLinearModel(OnlineEstimator):
     """What classifiers and regressors share.
 
-    A subclass declares its rule's named :class:`~olc._compiled.layout.Layout` as
+    A subclass declares its rule's named :class:`~olc._compiled.layouts.base.Layout` as
     ``_layout``, its parameters' constraints as ``_parameter_constraints`` (scikit-learn's
     declarative form: one validation path, one message form), and implements
     ``_hp_values`` (the layout's hyper-parameter fields, by name, from validated parameters)

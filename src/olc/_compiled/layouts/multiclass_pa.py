@@ -18,7 +18,7 @@ Every class gets the same hyper-parameters (the rule reads class 0's row of ``hp
 """
 import numpy as np
 
-from ..layout import Layout, fields
+from .base import Layout, fields
 from ..rule_ids import MULTICLASS_PA
 from .linear import PA_CLASSIC, PA_I, PA_II, LinearScal, LinearVec
 

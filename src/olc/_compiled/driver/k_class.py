@@ -1,21 +1,21 @@
 """Python-side bridge to the loops of K-class streams: the one-vs-rest loops
-(``loops_ovr.py``: K binary learners of one rule) or, for a genuinely multiclass family
-(``rule_ids.Family.multiclass``), the family's own loops (``loops_multiclass.py``: the same
+(``loops/one_vs_rest.py``: K binary learners of one rule) or, for a genuinely multiclass family
+(``rule_ids.Family.multiclass``), the family's own loops (``loops/multiclass.py``: the same
 arguments, but the prototypes as one matrix ``W`` in the order the layout chose, and a
 scratch: ``layouts/multiclass_pa.compiled_view``). Either way the
 state is stacked along a first axis of length K."""
 import numpy as np
 
-from ..config import strict_arithmetic
-from .driver import readonly
-from .families import load, ovr_loops_for
-from .feature_major import dense_rows_state
-from .layouts.multiclass_pa import compiled_view
-from .rule_ids import family_of
+from ...config import strict_arithmetic
+from ..families import load, ovr_loops_for
+from ..layouts.feature_major import dense_rows_state
+from ..layouts.multiclass_pa import compiled_view
+from ..rule_ids import family_of
+from .inputs import readonly
 
 #: Stream positions per block of the one-vs-rest CSR loop, which learns class by class within
-#: a block (``loops_ovr.py``). On CSR rows with d = 2^18 (2 MiB of weights per class), one-vs-
-#: rest against the sum of its K binary learners run apart: 1.4–1.5× with blocks of 1,024
+#: a block (``loops/one_vs_rest.py``). On CSR rows with d = 2^18 (2 MiB of weights per
+#: class), one-vs-rest against the sum of its K binary learners run apart: 1.4–1.5× with blocks of 1,024
 #: rows (each class's weights reload into L2 per block), 1.0–1.1× from 16,384 on.
 OVR_BLOCK_ROWS = 16384
 
@@ -40,7 +40,7 @@ def run_online_ovr(rule, X, labels, order, start, stop, vecs, ints, scal, hp, ou
     Returns (position reached, class reached there, status in OK/BAD_ROW/OVERFLOW,
     learned): ``learned[c]`` is the first position class c has not learned — the position
     reached for every class, except after an overflow in one-vs-rest, where the classes
-    before the one that overflowed may have learned further (``loops_ovr.py``)."""
+    before the one that overflowed may have learned further (``loops/one_vs_rest.py``)."""
     pred, score, updated, aux = out
     fast = not strict_arithmetic()
     run_dense, run_csr = _k_class_loops(rule)[:2]
@@ -57,7 +57,7 @@ def run_online_ovr(rule, X, labels, order, start, stop, vecs, ints, scal, hp, ou
             rule, X.data, X.indices, X.indptr, labels, order, start, stop, *state, ints, scal,
             hp, fast, pred, score, updated, aux, *extra)
     else:
-        # a feature-major state row by row (driver.run_online); the multiclass rules' W as is
+        # a feature-major state row by row (as in driver.binary); the multiclass rules' W as is
         with dense_rows_state(vecs, write_back=True) as rows:
             if rows is not vecs:
                 state = (rows,)

@@ -1,6 +1,6 @@
 """One-vs-rest online loops (K ≥ 3 classes): K binary learners in one compiled pass — a
-*template*, executed per family by ``families.load_ovr`` exactly as ``loops.py`` is by
-``families.load`` (``family_step`` / ``family_score`` set to the family's rule dispatchers),
+*template*, instantiated per family by ``loader.instantiate`` exactly as ``binary.py`` is
+(``family_step`` / ``family_score`` set to the family's rule dispatchers),
 and only when a multiclass learner of that family is first used: binary users never compile it.
 
 State of K learners: ``vecs`` (K, n_vectors, d), ``ints`` (K, n_ints), ``scal`` (K, n_scalars),
@@ -37,17 +37,17 @@ Stopping (``learned[c]``: the first stream position class c has not learned):
 """
 import math
 
-from .caching import jit
-from .families import loading
-from .kernels import (INLINE, PREFETCH_AHEAD, PREFETCH_MIN_WEIGHTS, is_finite_row,
+from ..caching import jit
+from ..loader import loading
+from ..kernels.vector import (INLINE, PREFETCH_AHEAD, PREFETCH_MIN_WEIGHTS, is_finite_row,
                       prefetch_weights)
-from .status import BAD_ROW, OK, OVERFLOW
+from .codes import BAD_ROW, OK, OVERFLOW
 
-_family = loading()  # raises unless a family is being loaded; families.load_ovr set these two:
+_family = loading()  # raises unless a family is being loaded; the loader set these two:
 rule_step = family_step  # noqa: F821
 rule_score = family_score  # noqa: F821
 
-# As in loops.py: without numba's reference-counted runtime the per-row and per-class views
+# As in binary.py: without numba's reference-counted runtime the per-row and per-class views
 # (X[i], vecs[c]) cost no atomic reference counting; families whose rules allocate keep it.
 LOOP_OPTIONS = {} if _family.allocates else {"_nrt": False}
 
@@ -104,11 +104,11 @@ def run_dense_ovr(rule, X, labels, order, start, stop, vecs, ints, scal, hp, fas
 def run_csr_ovr(rule, data, indices, indptr, labels, order, start, stop, vecs, ints, scal, hp,
                 fast, pred, score, updated, aux, block, learned):
     n_classes = vecs.shape[0]
-    n_prefetch = min(vecs.shape[1], 2)  # as loops.run_csr, on one class's vectors
+    n_prefetch = min(vecs.shape[1], 2)  # as binary.run_csr, on one class's vectors
     if n_prefetch * vecs.shape[2] < PREFETCH_MIN_WEIGHTS:
         n_prefetch = 0
     elif vecs.strides[2] != vecs.itemsize:
-        n_prefetch = 1  # feature-major (as loops.run_csr)
+        n_prefetch = 1  # feature-major (as binary.run_csr)
     for b0 in range(start, stop, block):
         end, status, cls = min(stop, b0 + block), OK, n_classes
         for k in range(b0, end):  # a NaN/inf row: no class learns it
