@@ -66,7 +66,6 @@ _instances = {}       # (template name, family name) -> module instance
 _rules_ready = set()  # families whose rule modules are imported and cached
 _core_ready = False
 _loading = None       # the Family whose template instance is executing (read by the template)
-_on_load = []         # callbacks (template, family, module) run when an instance is made
 
 
 def fingerprint_of(files):
@@ -181,7 +180,8 @@ def instantiate(template, family):
             _loading = None
         sys.modules[name] = module
         _caching().enable_cache(name, cache_dir(template, family))
-        for callback in _on_load:
-            callback(template, family, module)
+        from . import notice  # the compile notice watches the new instance's entries
+
+        notice.instance_loaded(template, family, module)
         _instances[key] = module
         return module

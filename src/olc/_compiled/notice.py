@@ -52,7 +52,7 @@ def _rows(template, entry):
     return f"{rows}, {template.description}" if template.description else rows
 
 
-def _loaded(template, family, module):
+def instance_loaded(template, family, module):
     """Called by the loader for every new instance: watch its loops' compiles; announce a
     one-example entry's compile at once (no per-entry estimate for it)."""
     _listen()
@@ -66,8 +66,6 @@ def _loaded(template, family, module):
     for entry in template.entries:
         _entry_family[id(getattr(module, entry))] = (family, entry, template)
 
-
-loader._on_load.append(_loaded)
 
 
 def _listen():
