@@ -41,29 +41,28 @@ def run_online_ovr(rule, X, labels, order, start, stop, vecs, ints, scal, hp, ou
     learned): ``learned[c]`` is the first position class c has not learned — the position
     reached for every class, except after an overflow in one-vs-rest, where the classes
     before the one that overflowed may have learned further (``loops/one_vs_rest.py``)."""
-    pred, score, updated, aux = out
+    record = tuple(out)
     fast = not strict_arithmetic()
     run_dense, run_csr = _k_class_loops(rule)[:2]
     labels = readonly(np.ascontiguousarray(labels, dtype=np.int64))
     order = readonly(np.ascontiguousarray(order, dtype=np.int64))
     n_classes = vecs.shape[0]
     if family_of(rule).multiclass:  # (W, by_feature), and the rule's scratch
-        state, extra, learned = compiled_view(vecs), (np.zeros(n_classes),), None
+        state, extra, learned = compiled_view(vecs) + (ints, scal), (np.zeros(n_classes),), None
     else:
         learned = np.full(n_classes, stop, dtype=np.int64)
-        state, extra = (vecs,), (OVR_BLOCK_ROWS, learned)
+        state, extra = (vecs, ints, scal), (OVR_BLOCK_ROWS, learned)
     if X.sparse:
         reached, cls, status = run_csr(
-            rule, X.data, X.indices, X.indptr, labels, order, start, stop, *state, ints, scal,
-            hp, fast, pred, score, updated, aux, *extra)
+            rule, X.data, X.indices, X.indptr, labels, order, start, stop, state, hp, fast,
+            record, *extra)
     else:
         # a feature-major state row by row (as in driver.binary); the multiclass rules' W as is
         with dense_rows_state(vecs, write_back=True) as rows:
             if rows is not vecs:
-                state = (rows,)
+                state = (rows, ints, scal)
             reached, cls, status = run_dense(
-                rule, X.dense, labels, order, start, stop, *state, ints, scal, hp, fast, pred,
-                score, updated, aux, *extra)
+                rule, X.dense, labels, order, start, stop, state, hp, fast, record, *extra)
     if learned is None:
         learned = np.full(n_classes, reached, dtype=np.int64)
     return int(reached), int(cls), int(status), learned
@@ -75,15 +74,14 @@ def decision_values_ovr(rule, X, vecs, ints, scal, hp):
     out = np.empty((X.n_rows, vecs.shape[0]))
     fast = not strict_arithmetic()
     score_dense, score_csr = _k_class_loops(rule)[2:]
-    state, extra = (vecs,), ()
+    state, extra = (vecs, ints, scal), ()
     if family_of(rule).multiclass:  # as in run_online_ovr
-        state, extra = compiled_view(vecs), (np.zeros(vecs.shape[0]),)
+        state, extra = compiled_view(vecs) + (ints, scal), (np.zeros(vecs.shape[0]),)
     if X.sparse:
-        bad = score_csr(rule, X.data, X.indices, X.indptr, *state, ints, scal, hp, fast,
-                        *extra, out)
+        bad = score_csr(rule, X.data, X.indices, X.indptr, state, hp, fast, *extra, out)
     else:
         with dense_rows_state(vecs, write_back=False) as rows:
             if rows is not vecs:
-                state = (rows,)
-            bad = score_dense(rule, X.dense, *state, ints, scal, hp, fast, *extra, out)
+                state = (rows, ints, scal)
+            bad = score_dense(rule, X.dense, state, hp, fast, *extra, out)
     return out, int(bad)

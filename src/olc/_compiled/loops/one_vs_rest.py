@@ -3,8 +3,9 @@
 (``family_step`` / ``family_score`` set to the family's rule dispatchers),
 and only when a multiclass learner of that family is first used: binary users never compile it.
 
-State of K learners: ``vecs`` (K, n_vectors, d), ``ints`` (K, n_ints), ``scal`` (K, n_scalars),
-``hp`` (K, n_hp); class c's binary state is the view ``[c]``, of exactly the types a binary
+State of K learners, the ``state`` bundle (vecs, ints, scal) as in ``binary.py``: ``vecs``
+(K, n_vectors, d), ``ints`` (K, n_ints), ``scal`` (K, n_scalars); ``hp`` (K, n_hp); the
+``record`` bundle (pred, score, updated, aux) too. Class c's binary state is the view ``[c]``, of exactly the types a binary
 learner's state has, so each rule runs unchanged. Class c's learner sees the label
 y_c = +1 when the row's class index is c and −1 otherwise (scikit-learn's one-vs-rest).
 
@@ -69,11 +70,12 @@ def _close_block(start, b0, end, updated, aux):
 
 
 @jit(**LOOP_OPTIONS)
-def run_dense_ovr(rule, X, labels, order, start, stop, vecs, ints, scal, hp, fast, pred, score,
-                  updated, aux, block, learned):
+def run_dense_ovr(rule, X, labels, order, start, stop, state, hp, fast, record, block, learned):
     """Row-outer (dense rows: see the module docstring; ``block`` is unused). Returns
     (position reached, class reached there, status); ``learned[c]``: the first position
     class c has not learned."""
+    vecs, ints, scal = state
+    pred, score, updated, aux = record
     n_classes = vecs.shape[0]
     for k in range(start, stop):
         i = order[k]
@@ -101,8 +103,10 @@ def run_dense_ovr(rule, X, labels, order, start, stop, vecs, ints, scal, hp, fas
 
 
 @jit(**LOOP_OPTIONS)
-def run_csr_ovr(rule, data, indices, indptr, labels, order, start, stop, vecs, ints, scal, hp,
-                fast, pred, score, updated, aux, block, learned):
+def run_csr_ovr(rule, data, indices, indptr, labels, order, start, stop, state, hp, fast, record,
+                block, learned):
+    vecs, ints, scal = state
+    pred, score, updated, aux = record
     n_classes = vecs.shape[0]
     n_prefetch = min(vecs.shape[1], 2)  # as binary.run_csr, on one class's vectors
     if n_prefetch * vecs.shape[2] < PREFETCH_MIN_WEIGHTS:
@@ -144,8 +148,9 @@ def run_csr_ovr(rule, data, indices, indptr, labels, order, start, stop, vecs, i
 
 
 @jit(**LOOP_OPTIONS)
-def score_dense_ovr(rule, X, vecs, ints, scal, hp, fast, out):
+def score_dense_ovr(rule, X, state, hp, fast, out):
     """Decision values (n, K); returns the first row with a NaN/inf value, or -1."""
+    vecs, ints, scal = state
     for i in range(X.shape[0]):
         if not is_finite_row(X[i]):
             return i
@@ -155,8 +160,9 @@ def score_dense_ovr(rule, X, vecs, ints, scal, hp, fast, out):
 
 
 @jit(**LOOP_OPTIONS)
-def score_csr_ovr(rule, data, indices, indptr, vecs, ints, scal, hp, fast, out):
+def score_csr_ovr(rule, data, indices, indptr, state, hp, fast, out):
     """Class-outer (one class's weights at a time), after every row is found finite."""
+    vecs, ints, scal = state
     n = indptr.shape[0] - 1
     for i in range(n):
         if not is_finite_row(data[indptr[i]:indptr[i + 1]]):
