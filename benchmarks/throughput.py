@@ -154,7 +154,8 @@ def diagnose_olc(name, X, y, repeat):
     Uses private API; any failure is reported, not raised."""
     out = {}
     try:
-        from olc._compiled.driver import LoopInput, binary_rows, csr_values, run_online
+        from olc._compiled.driver.binary import run_online
+        from olc._compiled.driver.inputs import LoopInput, binary_rows, csr_values
         from olc._compiled.families import loops_for
         from olc.evaluate.protocol import DEFAULT_CHUNK
         from olc.learners._framework.validation import as_binary_labels
@@ -208,28 +209,26 @@ def diagnose_olc(name, X, y, repeat):
         loops = loops_for(ref._rule)
         prepared = LoopInput(X)
         if prepared.sparse:
-            from olc._compiled.kernels import all_ones
+            from olc._compiled.kernels.vector import all_ones
 
             # The one pass that tells binary input (CSR values all 1) from valued input.
             out["binary_check_cpu_seconds"] = best_of(lambda: all_ones(prepared.data))
             out["binary_rows"] = bool(binary_rows(ref._rule, prepared))
-            e_d, e_i, e_p, e_y = (np.zeros(0), np.zeros(0, prepared.indices.dtype),
-                                  np.zeros(1, np.int64), np.zeros(0))
+            no_check = (np.zeros(0), np.zeros(0, prepared.indices.dtype),
+                        np.zeros(1, np.int64), np.zeros(0))
 
             def loop_only():
-                vecs, ints, scal = fresh_state()
                 loops.run_csr(ref._rule, csr_values(ref._rule, prepared), prepared.indices,
-                              prepared.indptr, y_pm, order, 0, n, vecs, ints, scal, hp, fast,
-                              pred, score, updated, aux, e_d, e_i, e_p, e_y, False, 0)
+                              prepared.indptr, y_pm, order, 0, n, fresh_state(), hp, fast,
+                              (pred, score, updated, aux), no_check, False, 0)
 
             out["compiled_loop_only_cpu_seconds"] = best_of(loop_only)
         else:
-            e_X, e_y = np.zeros((0, 1)), np.zeros(0)
+            no_check = (np.zeros((0, 1)), np.zeros(0))
 
             def loop(fast_flag):
-                vecs, ints, scal = fresh_state()
-                loops.run_dense(ref._rule, X, y_pm, order, 0, n, vecs, ints, scal, hp,
-                                fast_flag, pred, score, updated, aux, e_X, e_y, False, 0)
+                loops.run_dense(ref._rule, X, y_pm, order, 0, n, fresh_state(), hp, fast_flag,
+                                (pred, score, updated, aux), no_check, False, 0)
 
             out["compiled_loop_only_cpu_seconds"] = best_of(lambda: loop(fast))
             # The same compiled loop with strict (left-to-right) dot products.

@@ -141,7 +141,7 @@ PAPERS = (
         "Hal Daumé III. Practical Structured Learning Techniques for Natural Language "
         "Processing. PhD thesis, University of Southern California, 2006.",
         "The lazy sum that keeps the averaged perceptron's weights in O(nnz(x)) per example "
-        "(``olc._compiled.averaging``)."),
+        "(``olc._compiled.kernels.averaging``)."),
     Reference(
         "bottou-2012", "Bottou 2012",
         "Léon Bottou. Stochastic gradient descent tricks. In Neural Networks: Tricks of the "

@@ -8,11 +8,11 @@ rows' specialization): that calls every entry point of its family's loops (``run
 ``score_dense``, ``run_csr``, ``score_csr``). With
 ``multiclass`` (``olc warmup --all``), classifiers are also fitted on three classes, which
 compiles the family's one-vs-rest loops (``families.OVR_ENTRY_POINTS``). When River is
-installed, the family's one-example entry points (``olc.river``: ``_compiled/one_row.py``)
+installed, the family's one-example entry points (``olc.river``: ``_compiled/loops/one_row.py``)
 are compiled too, for the learner's state types. With ``averaged`` (``olc warmup --averaged``,
 implied by ``--all``), the learners that take ``average=`` are also run averaged on rows as
 wide as ``feature_major.MIN_FEATURES``: a wide averaged state is stored feature-major and
-reaches the compiled code as a type of its own (``_compiled/feature_major.py``), whose
+reaches the compiled code as a type of its own (``_compiled/layouts/feature_major.py``), whose
 specializations of the same entry points are compiled then (and only then: a plain user
 never compiles them).
 """
@@ -52,7 +52,7 @@ def _tiny_stream(learner, kind, seed=0, n=12, d=4):
 def _exercise(name, multiclass=False, averaged=False):
     _run_all_layouts(name, {}, multiclass, 0)
     if averaged and "average" in make(name).get_params():
-        from ._compiled.feature_major import MIN_FEATURES
+        from ._compiled.layouts.feature_major import MIN_FEATURES
 
         _run_all_layouts(name, {"average": True}, multiclass, MIN_FEATURES)
 
@@ -76,7 +76,7 @@ def _run_all_layouts(name, params, multiclass, width):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # e.g. OMM's non-separable warning: not the point here
         # CSR rows twice: with values, and all ones (the binary specialization of the
-        # families with binary rows, ``loops.py``)
+        # families with binary rows, ``_compiled/loops/binary.py``)
         ones = sp.csr_matrix((X != 0).astype(np.float64))
         for labels in targets:
             for rows in (X, sp.csr_matrix(X), ones):
@@ -93,10 +93,10 @@ def _river_installed():
 
 def _compile_one_row(learner, width=4):
     """Compile (or load) the one-example entry points for ``learner``'s state types, the
-    ones an ``olc.river`` model binds (``one_row_entries.bind``)."""
+    ones an ``olc.river`` model binds (``driver.one_row.bind``)."""
     import numpy as np
 
-    from ._compiled.one_row_entries import bind
+    from ._compiled.driver.one_row import bind
 
     vecs, scal = learner._initial_state(width)
     # River keeps every state row by row (a wide averaged one too: ``olc.river.state``)
@@ -132,7 +132,7 @@ def warmup(names, n_jobs=1, multiclass=False, averaged=False):
     ``n_jobs`` > 1 compiles families in that many processes at once (joblib), the longest
     first (``ESTIMATED_SECONDS``), so the wall time tends to the largest of a balanced split
     instead of the sum; each process writes its families to the shared disk cache."""
-    from ._compiled.families import ESTIMATED_SECONDS
+    from ._compiled.notice import ESTIMATED_SECONDS
 
     for name in names:
         info(name)

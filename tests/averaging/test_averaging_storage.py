@@ -1,4 +1,4 @@
-"""The averaged states' storage (``_compiled/feature_major.py``): a wide averaged state is
+"""The averaged states' storage (``_compiled/layouts/feature_major.py``): a wide averaged state is
 stored feature-major (w_j next to avg_sum_j), a narrow one row by row. The storage must not
 change a single bit of what the learners compute: each test runs a learner with every
 averaged state feature-major (``MIN_FEATURES`` = 1) and compares it with the row-by-row
@@ -11,7 +11,7 @@ import pytest
 import scipy.sparse as sp
 
 import olc
-from olc._compiled import feature_major
+from olc._compiled.layouts import feature_major
 
 from _cases import ALL, case_id, fit_args, is_classifier, stream, targets
 

@@ -29,7 +29,7 @@ def _mix64(z):
 
 
 def ref_uniform(seed, stream, counter):
-    """The documented formula of olc._compiled.random.uniform, in Python integers."""
+    """The documented formula of olc._compiled.kernels.random.uniform, in Python integers."""
     key = _mix64((seed + _PHI * (stream + 1)) & _MASK)
     return (_mix64((key + _PHI * (counter + 1)) & _MASK) >> 11) * 2.0 ** -53
 

@@ -46,7 +46,7 @@ def test_generator_is_splitmix64():
     """mix64 is SplitMix64's output function: the published sequence from seed 1234567."""
     import numba as nb
 
-    from olc._compiled.random import mix64, uniform, uniform_array
+    from olc._compiled.kernels.random import mix64, uniform, uniform_array
 
     outs = [int(mix64(nb.uint64((1234567 + _PHI * (c + 1)) & _MASK))) for c in range(5)]
     assert outs == [6457827717110365317, 3203168211198807973, 9817491932198370423,

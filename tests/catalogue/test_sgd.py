@@ -16,7 +16,7 @@ from scipy.special import expit
 from sklearn.linear_model import SGDClassifier, SGDRegressor
 
 import olc
-from olc._compiled.scaled import RENORM_LOW
+from olc._compiled.kernels.scaled import RENORM_LOW
 from olc._compiled.layouts.sgd import SGDScal, SGDVec
 from olc.learners import InputError
 

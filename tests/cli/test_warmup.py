@@ -1,7 +1,7 @@
 """``olc warmup``: compile a learner's family ahead of time and say how long it took."""
 from typer.testing import CliRunner
 
-from olc._compiled import families
+from olc._compiled import families, loader
 from olc.cli import app
 from olc.warmup import family_of_learner, warmup
 
@@ -14,7 +14,7 @@ def test_warmup_one_learner():
     lines = res.stdout.splitlines()
     assert lines[0].startswith("linear ") and "(perceptron)" in lines[0]
     assert lines[-1].startswith("total ") and " s" in lines[-1]
-    assert "linear" in families._loaded  # the family's loops are loaded
+    assert families.is_loaded("linear")  # the family's loops are loaded
 
 
 def test_warmup_groups_learners_by_family():
@@ -58,7 +58,7 @@ def test_warmup_in_parallel_processes_fills_the_shared_disk_cache():
 def test_warmup_multiclass_compiles_the_one_vs_rest_loops():
     res = runner.invoke(app, ["warmup", "perceptron", "--multiclass"])
     assert res.exit_code == 0, res.output
-    assert "linear" in families._loaded_ovr
+    assert families.is_loaded("linear", loader.ONE_VS_REST)
     for entry in families.OVR_ENTRY_POINTS:
         assert families.is_cached("linear", entry), entry
 
@@ -67,9 +67,10 @@ def test_binary_learning_does_not_load_the_one_vs_rest_loops():
     import subprocess
     import sys
 
-    code = ("import numpy as np, olc; from olc._compiled import families; "
+    code = ("import numpy as np, olc; from olc._compiled import loader; "
             "olc.make('pa').fit(np.eye(3), [0, 1, 1]).predict(np.eye(3)); "
-            "print(sorted(families._loaded), sorted(families._loaded_ovr))")
+            "print(sorted(f for t, f in loader._instances if t == 'binary'), "
+            "sorted(f for t, f in loader._instances if t == 'one_vs_rest'))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "['linear'] []"

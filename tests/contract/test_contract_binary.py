@@ -9,8 +9,8 @@ import pytest
 import scipy.sparse as sp
 
 import olc
-from olc._compiled.driver import LoopInput, binary_rows
-from olc._compiled.kernels import all_ones
+from olc._compiled.driver.inputs import LoopInput, binary_rows
+from olc._compiled.kernels.vector import all_ones
 from olc._compiled.layouts.omm import OmmScal
 from olc._compiled.rule_ids import FAMILIES, family_of
 
@@ -66,7 +66,7 @@ def test_fast_sparse_dot_is_the_written_order():
     stored ones — so its bits do not depend on the machine or on LLVM's choices."""
     import numba
 
-    from olc._compiled.kernels import sparse_dot_split, sparse_dot_split_reference
+    from olc._compiled.kernels.vector import sparse_dot_split, sparse_dot_split_reference
 
     reference = numba.njit(sparse_dot_split_reference)
 

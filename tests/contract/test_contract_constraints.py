@@ -1,7 +1,7 @@
 """Contract 13: declarative parameters and named layouts (issue 10).
 
 Every learner declares its parameters' constraints (scikit-learn's ``_parameter_constraints``)
-and its rule's named :class:`~olc._compiled.layout.Layout`; ``_hp_values`` names exactly the
+and its rule's named :class:`~olc._compiled.layouts.base.Layout`; ``_hp_values`` names exactly the
 layout's hyper-parameter fields. Checked over every catalogue entry (classifiers, regressors
 and the domain-restricted learners alike).
 """

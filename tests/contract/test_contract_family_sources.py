@@ -1,6 +1,6 @@
 """Each family's disk cache is keyed on a fingerprint of its source files
-(``rule_ids.Family.sources`` + ``CORE_SOURCES``): a compiled file missing from that list would
-let a stale cache survive an edit of it. The list must hold every ``olc._compiled`` module the
+(``rule_ids.Family.sources`` + ``CORE_SOURCES`` + the loop template's own files): a compiled
+file missing from that list would let a stale cache survive an edit of it. The list must hold every ``olc._compiled`` module the
 family's rule module imports, transitively (read from the code with ``ast``)."""
 import ast
 from pathlib import Path
@@ -33,6 +33,11 @@ def _imports(rel):
     return found
 
 
+# The loader executes the templates, which ask it for the family being loaded: it is not
+# compiled code, and what it imports is not the templates' either.
+LOADER = "loader.py"
+
+
 def _closure(rel):
     seen, todo = set(), [rel]
     while todo:
@@ -40,35 +45,48 @@ def _closure(rel):
         if current in seen:
             continue
         seen.add(current)
-        todo.extend(_imports(current) - seen)
-    return seen
+        if current != LOADER:
+            todo.extend(_imports(current) - seen)
+    return seen - {LOADER}
+
+
+def _templates(spec):
+    from olc._compiled import loader
+
+    own = loader.MULTICLASS if spec.multiclass else loader.BINARY
+    return [own, loader.ONE_VS_REST, loader.ONE_ROW]
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
 def test_fingerprint_covers_every_imported_compiled_file(family):
+    """Every template instance of the family (its loops, one-vs-rest, one example at a time)
+    is cached by ``loader.fingerprint``: the core, the family's sources and the template's."""
+    from olc._compiled import loader
+
     spec = FAMILIES[family]
     module = spec.module.replace(".", "/") + ".py"
-    needed = (_closure(module) | _closure("loops.py")) - {"families.py"}  # the loader
-    listed = set(CORE_SOURCES) | set(spec.sources)
-    assert needed - listed == set(), f"{family}: add these to its sources"
+    for template in _templates(spec):
+        needed = _closure(module) | _closure(f"loops/{template.name}.py")
+        listed = set(CORE_SOURCES) | set(spec.sources) | set(template.sources)
+        assert needed - listed == set(), f"{family}, {template.name}: add these to its sources"
+        assert f"loops/{template.name}.py" in listed
+    fingerprints = {loader.fingerprint(t, family) for t in _templates(spec)}
+    assert len(fingerprints) == 3  # an edit of one template leaves the others' caches alone
 
 
 def test_the_closure_walks_relative_imports():
-    # An independent fact: the margin dispatcher reaches ROMMA, and ROMMA the scaled kernel.
+    # An independent fact: the margin dispatcher reaches ROMMA, and ROMMA the scaled kernel;
+    # n-OMM reaches the OMM geometry.
     closure = _closure("rules/margin.py")
-    assert {"rules/romma.py", "scaled.py", "kernels.py", "layouts/margin.py"} <= closure
+    assert {"rules/romma.py", "kernels/scaled.py", "kernels/vector.py",
+            "layouts/margin.py"} <= closure
+    assert "rules/omm_geometry/thin_qr.py" in _closure("rules/omm_variants.py")
 
 
-@pytest.mark.parametrize("family", sorted(FAMILIES))
-def test_ovr_fingerprint_covers_every_imported_compiled_file(family):
-    """The one-vs-rest loops (``loops_ovr.py``) are cached by ``ovr_fingerprint``: the
-    family's sources, the core and ``loops_ovr.py`` itself."""
-    from olc._compiled.families import OVR_SOURCES, fingerprint, ovr_fingerprint
-
-    spec = FAMILIES[family]
-    module = spec.module.replace(".", "/") + ".py"
-    needed = (_closure(module) | _closure("loops_ovr.py")) - {"families.py"}
-    listed = set(CORE_SOURCES) | set(spec.sources) | set(OVR_SOURCES)
-    assert needed - listed == set(), f"{family}: add these to its sources"
-    assert "loops_ovr.py" in needed
-    assert ovr_fingerprint(family) != fingerprint(family)
+def test_a_missing_source_is_caught():
+    """The check above can fail: without its geometry files, omm_variants' list falls short."""
+    spec = FAMILIES["omm_variants"]
+    listed = set(CORE_SOURCES) | {s for s in spec.sources if "omm_geometry" not in s}
+    needed = _closure(spec.module.replace(".", "/") + ".py")
+    assert needed - listed == {"rules/omm_geometry/nearest_point.py",
+                               "rules/omm_geometry/thin_qr.py"}

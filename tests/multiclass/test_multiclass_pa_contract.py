@@ -143,7 +143,7 @@ def test_tau_is_refused_and_one_class_needs_classes():
 
 
 def test_warmup_compiles_the_family_and_not_the_one_vs_rest_loops():
-    from olc._compiled import families
+    from olc._compiled import families, loader
     from olc.warmup import warmup
 
     report = warmup(["multiclass-pa", "multiclass-pa-ii"], multiclass=True)
@@ -151,5 +151,6 @@ def test_warmup_compiles_the_family_and_not_the_one_vs_rest_loops():
         ("multiclass_pa", ["multiclass-pa", "multiclass-pa-ii"])]
     for entry in families.ENTRY_POINTS:
         assert families.is_cached("multiclass_pa", entry), entry
-    assert "multiclass_pa" in families._loaded and "multiclass_pa" not in families._loaded_ovr
+    assert families.is_loaded("multiclass_pa")
+    assert not families.is_loaded("multiclass_pa", loader.ONE_VS_REST)
     assert families.fingerprint("multiclass_pa") != families.fingerprint("linear")

@@ -91,14 +91,15 @@ def test_a_state_in_the_other_order_is_put_in_order_once(monkeypatch, tmp_path):
     model.partial_fit(Xs[60:], y[60:])
     np.testing.assert_array_equal(model._vecs, reference._vecs)
     # one compiled specialization per entry point for both orders, dense and CSR: every
-    # signature has the same type for the prototypes W (other arguments, e.g. whether the
-    # caller's X is read-only, may differ between the tests a process has run)
+    # signature has the same type for the prototypes W, the first of the state bundle (other
+    # arguments, e.g. whether the caller's X is read-only, may differ between the tests a
+    # process has run)
     loops = load("multiclass_pa")
-    w_position = {"run_dense": 6, "run_csr": 8, "score_dense": 2, "score_csr": 4}
-    for name, position in w_position.items():
+    state_position = {"run_dense": 6, "run_csr": 8, "score_dense": 2, "score_csr": 4}
+    for name, position in state_position.items():
         entry = getattr(loops, name)
-        assert entry.py_func.__code__.co_varnames[position] == "W"
-        w_types = {sig[position] for sig in entry.signatures}
+        assert entry.py_func.__code__.co_varnames[position] == "state"
+        w_types = {sig[position].types[0] for sig in entry.signatures}
         assert len(w_types) <= 1, (name, w_types)
 
 

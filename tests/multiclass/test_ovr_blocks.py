@@ -1,4 +1,4 @@
-"""One-vs-rest on CSR rows runs class by class in blocks of rows (``_compiled/loops_ovr.py``):
+"""One-vs-rest on CSR rows runs class by class in blocks of rows (``_compiled/loops/one_vs_rest.py``):
 the block size changes no result, a NaN/inf row is learned by no class whichever block it
 falls in, and an overflow met by class c leaves exactly the documented state — every row
 before it learned by every class, classes before c ahead up to the end of the block — which
@@ -8,7 +8,7 @@ import pytest
 import scipy.sparse as sp
 
 import olc
-import olc._compiled.driver_ovr as driver_ovr
+import olc._compiled.driver.k_class as driver_ovr
 from olc.learners import StreamStoppedError
 
 from ._streams import as_csr, stream

@@ -1,4 +1,4 @@
-"""The one-example entries (``_compiled/one_row.py``) reuse the rule step the loops compiled,
+"""The one-example entries (``_compiled/loops/one_row.py``) reuse the rule step the loops compiled,
 and sort long rows correctly without allocating (the heapsort path)."""
 import numpy as np
 import pytest
@@ -6,10 +6,11 @@ from numba.core import event
 
 import olc
 import olc.river
-from olc._compiled import families, one_row_entries
+from olc._compiled import families
+from olc._compiled.driver import one_row as one_row_entries
 from olc._compiled.rule_ids import family_of
 
-RANK_SORT_MAX = one_row_entries.load("linear").RANK_SORT_MAX
+RANK_SORT_MAX = families.load_one_row("linear").RANK_SORT_MAX
 
 from _support import assert_same_bits, assert_same_state, csr_of, learn
 

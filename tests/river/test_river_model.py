@@ -118,11 +118,11 @@ def test_memory_usage_counts_the_model_not_the_shared_compiled_code():
 
 
 def test_warmup_compiles_the_one_example_entry_points_too():
-    from olc._compiled import one_row_entries
+    from olc._compiled import families
     from olc.warmup import warmup
 
     warmup(["perceptron"])
-    assert one_row_entries.is_cached("linear")
+    assert families.is_cached("linear", "learn_one")
 
 
 def test_memory_walk_skips_dead_weak_proxies():

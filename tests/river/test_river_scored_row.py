@@ -6,7 +6,7 @@ import pytest
 
 import olc
 import olc.river
-from olc._compiled.one_row_state import descriptor
+from olc._compiled.loops.one_row_state import descriptor
 
 from _support import assert_same_state
 

@@ -8,7 +8,7 @@ import pytest
 import scipy.sparse as sp
 
 import olc
-from olc._compiled.driver import LoopInput
+from olc._compiled.driver.inputs import LoopInput
 from olc.learners.passive_aggressive import PassiveAggressiveI, PassiveAggressiveII
 from olc.learners.perceptron import Perceptron
 from olc.learners._framework.records import PreparedStream

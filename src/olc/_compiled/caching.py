@@ -3,10 +3,10 @@
 numba checks only a cached function's own source file for staleness, so a cached loop that
 inlines a rule from another file would survive an edit of that rule. Every compiled function
 of olc is therefore declared with :func:`jit` (no cache at decoration time) and its cache is
-enabled by ``families.py`` in a folder named after a fingerprint of exactly the source files
+enabled by ``loader.py`` in a folder named after a fingerprint of exactly the source files
 its family depends on: an edit to one family recompiles that family only, and never reuses a
 stale cache. Functions used outside a family's loops (e.g. the nearest-point solver behind
-``olc.max_margin``) are enabled the same way by ``families.ensure_cached``.
+``olc.max_margin``) are enabled the same way (``families.ensure_cached``).
 """
 from collections import defaultdict
 

@@ -3,12 +3,12 @@ loaders all import (pure Python: importing it compiles nothing).
 
 A *rule* is one update rule (an integer id passed to the compiled loop); a *family* is a group
 of rules compiled together, into one loop per input layout, the first time one of them is used
-(``families.py``). Running the perceptron therefore compiles the ``linear`` family only, never
+(``loader.py``). Running the perceptron therefore compiles the ``linear`` family only, never
 OBPM or n-OMM.
 
 Each family names its rule module (which defines ``family_score`` and ``family_step``, the
 dispatch among its own rules) and every compiled source file its code depends on, so that its
-disk cache is keyed by exactly those files (``families.fingerprint``).
+disk cache is keyed by exactly those files (``loader.fingerprint``).
 """
 from dataclasses import dataclass
 
@@ -53,12 +53,12 @@ AROW_REGRESSION_DIAGONAL_PRECISION = 74
 # Multiclass Passive-Aggressive, K prototypes (family "multiclass_pa")
 MULTICLASS_PA = 80
 
-# Compiled helpers every family uses (relative to this package).
-# (``families.py``, which executes loops.py, is the loader, not compiled code.)
-CORE_SOURCES = ("kernels.py", "random.py", "scaled.py", "loops.py", "rule_ids.py",
-                "caching.py", "status.py", "layout.py")
+# Compiled helpers every family uses (relative to this package). The loader (``loader.py``)
+# is not compiled code; each loop template adds its own files (``loader.Template.sources``).
+CORE_SOURCES = ("kernels/vector.py", "kernels/random.py", "kernels/scaled.py", "rule_ids.py",
+                "caching.py", "loops/codes.py", "layouts/base.py")
 # The averaging kernel and its layout (``average=``), in the families whose rules average.
-AVERAGING_SOURCES = ("averaging.py", "layouts/averaging.py")
+AVERAGING_SOURCES = ("kernels/averaging.py", "layouts/averaging.py")
 
 
 @dataclass(frozen=True)
@@ -71,22 +71,18 @@ class Family:
     # The family's rules allocate arrays (np.empty, np.sort) somewhere in the code the loops
     # call, which needs numba's reference-counted runtime (NRT) in the loops. The others'
     # loops are compiled without it: with NRT every row view (X[i], vecs[W]) costs atomic
-    # reference-count updates, measured at ~40 % of the dense perceptron loop (loops.py).
+    # reference-count updates, measured at ~40 % of the dense perceptron loop (loops/binary.py).
     allocates: bool = False
     # The family's rules read a CSR row's values only through the kernels (dot, axpy,
     # sqnorm, the scaled-vector kernel), which take val = None for a binary row: the CSR
-    # loops then pass binary input as such (loops.py), compiling each rule a second time.
+    # loops then pass binary input as such (loops/binary.py), compiling each rule a second time.
     binary_rows: bool = False
     # The rules are genuinely multiclass (K prototype vectors, one step per row that sees
-    # every class): their loops come from the ``loops_multiclass.py`` template, whose rule
-    # step takes the K stacked states and the class index (binary families: ``loops.py``,
-    # one binary state and a ±1 label; their one-vs-rest loops: ``loops_ovr.py``).
+    # every class): their loops come from the ``loops/multiclass.py`` template, whose rule
+    # step takes the K stacked states and the class index (binary families:
+    # ``loops/binary.py``, one binary state and a ±1 label; their one-vs-rest loops:
+    # ``loops/one_vs_rest.py``).
     multiclass: bool = False
-
-    @property
-    def loops(self):
-        """The template of this family's loops (a module of this package)."""
-        return "loops_multiclass" if self.multiclass else "loops"
 
 
 FAMILIES = {f.name: f for f in (
@@ -95,7 +91,7 @@ FAMILIES = {f.name: f for f in (
            "Perceptron, Passive-Aggressive",
            binary_rows=True),
     Family("omm", (EFFICIENT_OMM_L2,), "rules.omm",
-           ("rules/omm.py", "layouts/omm.py", "layout.py"), "Online Maximum Margin (ℓ2)",
+           ("rules/omm.py", "layouts/omm.py"), "Online Maximum Margin (ℓ2)",
            binary_rows=True),
     Family("regularized", (OBJECTIVE_PA, L2_CONSTRAINED_PA, L1_CONSTRAINED_PA, NORMA),
            "rules.regularized",
@@ -103,7 +99,7 @@ FAMILIES = {f.name: f for f in (
             "rules/norma.py", "layouts/regularized.py"),
            "regularized and norm-constrained PA, NORMA", allocates=True),
     Family("experts", (WINNOW, WEIGHTED_MAJORITY, RANDOMIZED_WEIGHTED_MAJORITY),
-           "rules.experts", ("rules/experts.py", "layouts/experts.py", "layout.py"),
+           "rules.experts", ("rules/experts.py", "layouts/experts.py"),
            "Winnow, (Randomized) Weighted Majority"),
     Family("margin", (ROMMA, AGGRESSIVE_ROMMA, ALMA2, PUMMA), "rules.margin",
            ("rules/margin.py", "rules/romma.py", "rules/alma.py", "rules/pumma.py",
@@ -111,8 +107,8 @@ FAMILIES = {f.name: f for f in (
            "ROMMA, aggressive ROMMA, ALMA, PUMMA"),
     Family("omm_variants", (NAIVE_OMM, EFFICIENT_OMM_LP), "rules.omm_variants",
            ("rules/omm_variants.py", "rules/nomm.py", "rules/omm_lp.py", "rules/omm.py",
-            "nearest_point.py", "thin_qr.py", "layouts/omm_variants.py", "layouts/omm.py",
-            "layout.py"),
+            "rules/omm_geometry/nearest_point.py", "rules/omm_geometry/thin_qr.py",
+            "layouts/omm_variants.py", "layouts/omm.py"),
            "n-OMM, ℓp e-OMM", allocates=True),
     Family("bayes_point", (GENERALIZED_PERCEPTRON, OBPM), "rules.bayes_point",
            ("rules/bayes_point.py", "rules/linear.py", "layouts/bayes_point.py",

@@ -109,7 +109,7 @@ class OnlineBayesPointMachine(OnlineLinearClassifier):
     costs O(nnz(x)) and a round O(τ·N·nnz(x)) on average, as in the paper (§3).
 
     Randomness: b_{j,t} = [uniform(seed, j, t) < τ] with the counter-based generator of
-    ``olc._compiled.random`` (member j is the stream, t = rounds already seen, 0-based), so
+    ``olc._compiled.kernels.random`` (member j is the stream, t = rounds already seen, 0-based), so
     the draws depend only on (seed, j, t): chunking and save/load do not change them.
     ``record.aux`` holds the number of members that updated at each round.
 

@@ -25,7 +25,7 @@ from .._compiled.layouts.experts import (
     WinnowIntBlock,
     WinnowVec,
 )
-from .._compiled.random import uniform_array
+from .._compiled.kernels.random import uniform_array
 from ._framework.classifier import OnlineLinearClassifier
 from ._framework.validation import SEED_LIMIT, InputError, StreamStoppedError, check_seed
 from .._sparse import issparse, scipy_sparse
@@ -303,7 +303,7 @@ class RandomizedWeightedMajority(_WeightedMajorityBase):
     weights, unlike the prediction, do not depend on the draw.
 
     Randomness: the draw of round t (t = rounds already seen, 0-based) is
-    u_t = ``olc._compiled.random.uniform(seed, 0, t)`` (counter-based SplitMix64, formula in
+    u_t = ``olc._compiled.kernels.random.uniform(seed, 0, t)`` (counter-based SplitMix64, formula in
     that module), and I = min{n : Σ_{m≤n} w_m > u_t·Φ} (inversion in column order). It is a
     function of (seed, t) only, so chunked learning, save/load and a fresh learner with the
     same seed make the same draws.

@@ -1,6 +1,6 @@
 """The exact ℓ2 max-margin classifier of a data set (Ho-Nguyen et al. 2025, Lemma 3.1 and
 Eq. 3) and its dual certificates, by a working-set method on n-OMM's nearest-point solver
-(``olc._compiled.nearest_point``, compiled on first use)."""
+(``olc._compiled.rules.omm_geometry.nearest_point``, compiled on first use)."""
 import warnings
 from dataclasses import dataclass
 
@@ -85,7 +85,8 @@ def max_margin(X, y, *, batch=64):
     i_pos = int(np.flatnonzero(pos)[np.argmin(s0[pos])])
     i_neg = int(np.flatnonzero(neg)[np.argmax(s0[neg])])
     n, d = X.shape
-    from .._compiled import families, nearest_point  # the solver: compiled on first use
+    from .._compiled import families  # the solver: compiled on first use
+    from .._compiled.rules.omm_geometry import nearest_point
 
     families.ensure_cached("omm_variants")
     lam, u, status, rounds, majors, nw = nearest_point.max_margin_core(

@@ -5,7 +5,7 @@ true class y and the highest-scoring wrong class r — not one-vs-rest.
 
 The rule and its decisions are in ``olc._compiled.rules.multiclass_pa``; the state is the K
 per-class states stacked as a one-vs-rest learner's (``multiclass``), for every K ≥ 2, and
-the loops are the family's own (``_compiled/loops_multiclass.py``) run through the same
+the loops are the family's own (``_compiled/loops/multiclass.py``) run through the same
 driver (``driver_ovr``) and record (class indices). In memory the K prototypes are stored by
 feature once K·d weights outgrow the cache (``_compiled/layouts/multiclass_pa.py``: CSR rows
 then read one cache line for the K weights of a feature); ``_vecs`` keeps its (K, 1, d)

@@ -60,7 +60,7 @@ class NaiveOMM(CollapseWarningMixin, OnlineLinearClassifier):
     The max-margin problem (Eq. 2) of all stored points is re-solved exactly:
     the nearest points v₊ ∈ conv(V₊), v₋ ∈ conv(V₋) (Eq. 3) by an active-set method
     (Wolfe's minimum-norm-point algorithm on the difference of the two hulls, see
-    ``olc._compiled.nearest_point``), warm-started from the previous support set, convex
+    ``olc._compiled.rules.omm_geometry.nearest_point``), warm-started from the previous support set, convex
     weights and QR factorization, and exact on its final support set. Then (Lemma 3.1)
     w = (v₊ − v₋)/‖v₊ − v₋‖, b = −½ w·(v₊ + v₋), γ = ‖v₊ − v₋‖/2.
 

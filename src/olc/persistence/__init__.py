@@ -6,8 +6,8 @@ Format ``olc-learner/2`` (written by :func:`save`):
 
 - ``meta``: JSON object — ``format``, ``olc_version``, ``algorithm`` (catalogue name),
   ``class``, ``kind`` ("classifier" / "regressor"), ``params`` (JSON values only),
-  ``layout`` (the rule's :attr:`~olc._compiled.layout.Layout.fingerprint` and
-  :meth:`~olc._compiled.layout.Layout.describe`); fitted learners add ``n_features_in``,
+  ``layout`` (the rule's :attr:`~olc._compiled.layouts.base.Layout.fingerprint` and
+  :meth:`~olc._compiled.layouts.base.Layout.describe`); fitted learners add ``n_features_in``,
   ``n_steps``, ``n_updates``.
 - fitted learners: ``vecs`` (float64, 2-D), ``ints`` (int64), ``scal`` (float64, 1-D), and
   for classifiers ``classes`` (the sorted labels, numbers or strings). A one-vs-rest

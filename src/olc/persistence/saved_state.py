@@ -5,7 +5,7 @@ one-vs-rest classifier. Errors go through the checker of :mod:`olc.persistence`
 (``fail``: a field and what was expected; ``refuse``: a message), which names the file."""
 import numpy as np
 
-from .._compiled.support_check import check_support_sets
+from .._compiled.layouts.support_check import check_support_sets
 
 
 class _ClassChecker:

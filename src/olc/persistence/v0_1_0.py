@@ -9,7 +9,7 @@ value) and the rule keeps no integer state. Errors go through the checker of
 """
 import numpy as np
 
-from .._compiled.layout import fields
+from .._compiled.layouts.base import fields
 from .._compiled.layouts.bayes_point import (
     FIRST_MEMBER_BLOCK,
     FIRST_MEMBER_ROW,

@@ -1,5 +1,5 @@
 """River's examples as the compiled code takes them: feature names → state columns, a dict
-→ (cols, raw) byte strings (``_compiled/one_row.py``), a pandas frame → a CSR block; and the
+→ (cols, raw) byte strings (``_compiled/loops/one_row.py``), a pandas frame → a CSR block; and the
 messages for bad values.
 
 Columns are numbered in order of first appearance and never renumbered, so a model may cache

@@ -31,7 +31,7 @@ Each growable rule below was read for (a) and (b):
   position block indexed by coordinate: untouched coordinates hold 0, "not listed").
 - NORMA (``rules/norma.py``), SGD (``rules/sgd.py``): scaled vectors; SGD's clamp w ← 0
   clears coordinate-wise.
-- Averaging (``average=``, ``_compiled/averaging.py``) adds the row ``avg_sum``, changed on
+- Averaging (``average=``, ``_compiled/kernels/averaging.py``) adds the row ``avg_sum``, changed on
   x's support only, scalars, and SGD's rebase u ← (u + a·v)/b, coordinate by coordinate
   (0 stays 0): (a) and (b) hold.
 - AROW, diagonal and diagonal-precision (``rules/second_order.py``), and AROW regression in

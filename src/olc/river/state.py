@@ -1,5 +1,5 @@
 """What River's classifier and regressor share: an olc learner's state, its columns, and the
-one-example path into the compiled entry points (``_compiled/one_row.py``).
+one-example path into the compiled entry points (``_compiled/loops/one_row.py``).
 
 Per example, Python does only the dict → bytes mapping (``columns.py``); the rule's step is
 one compiled call. The hot paths (a row whose keys were seen in this order before; learning
@@ -12,10 +12,11 @@ from itertools import repeat
 import numpy as np
 
 from .. import config
-from .._compiled.driver import LoopInput, decision_values, run_online
-from .._compiled.one_row_entries import BAD_VALUE, DECLINED, bind, entries_for, row_buffers
-from .._compiled.one_row_state import descriptor
-from .._compiled.status import OVERFLOW
+from .._compiled.driver.binary import decision_values, run_online
+from .._compiled.driver.inputs import LoopInput
+from .._compiled.driver.one_row import BAD_VALUE, DECLINED, bind, entries_for, row_buffers
+from .._compiled.loops.one_row_state import descriptor
+from .._compiled.loops.codes import OVERFLOW
 from ..learners._framework.model import OnlineLinearModel
 from ..learners._framework.estimator import NotFittedError, clone
 from ..learners._framework.features_in import record_features
@@ -87,13 +88,13 @@ class LearnerState:
         self._rows, self._misses = {}, 0
 
     def _bind(self):
-        """The compiled entry points for the state's array types (``one_row_entries.bind``)
+        """The compiled entry points for the state's array types (``driver.one_row.bind``)
         and the scratch row they write an example into (one value per column at most);
         called whenever the state arrays are replaced (created, grown), which is rare."""
         self._idx_buf, self._val_buf = row_buffers(max(self._width, len(self._columns)))
         self._pending = None  # the scratch row it held is gone
         # The one-example entries take C arrays (``one_row_state``): a wide averaged state,
-        # which a batch learner stores feature-major (``_compiled/feature_major.py``), is
+        # which a batch learner stores feature-major (``_compiled/layouts/feature_major.py``), is
         # kept row by row here (the same bits; the feature-major speed-up is the CSR loops').
         if self._vecs is not None and not self._vecs.flags.c_contiguous:
             self._vecs = np.ascontiguousarray(self._vecs)

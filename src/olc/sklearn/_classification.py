@@ -22,7 +22,7 @@ from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.multiclass import _check_partial_fit_first_call
 from sklearn.utils.validation import _check_sample_weight, validate_data
 
-from .._compiled.driver import LoopInput
+from .._compiled.driver.inputs import LoopInput
 from . import _base
 from ._epochs import EpochPlan, run_epochs
 from ._shuffle import epoch_permutation

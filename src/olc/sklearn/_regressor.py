@@ -13,7 +13,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from .._compiled.driver import LoopInput
+from .._compiled.driver.inputs import LoopInput
 from ..learners.regression import PassiveAggressiveIIRegression, PassiveAggressiveIRegression
 from . import _base
 from ._epochs import EpochPlan, epsilon_insensitive_losses, run_epochs

@@ -14,9 +14,9 @@ learner uses :func:`averaged_layout` of it, which appends
 - the hyper-parameter ``average`` (the row t at which averaging starts, ≥ 1).
 
 The averaged weights are (avg_sum + avg_a·v)·(1/avg_b), v the rule's weight row (raw, when
-the rule keeps w = s·v); ``_compiled/averaging.py`` keeps them.
+the rule keeps w = s·v); ``_compiled/kernels/averaging.py`` keeps them.
 """
-from ..layout import Layout, fields, _names
+from .base import Layout, fields, _names
 
 #: The averaging block, relative to its first scalar slot (the compiled kernels index it so).
 AveragingScal = fields("rows", "count", "a", "b", "bias", "base_scale")

@@ -17,7 +17,7 @@ OBPM keeps its N members side by side:
   ``MEMBER_BLOCK`` slots whatever the base;
 - hp: ``n``, ``tau``, ``seed``, ``base_rule``, then (tail) the base rule's own hp.
 """
-from ..layout import Layout, fields
+from .base import Layout, fields
 from ..rule_ids import GENERALIZED_PERCEPTRON, OBPM
 from .averaging import averaged_hp, averaged_layout, averaged_scalars, averaged_vectors
 from .linear import PASSIVE_AGGRESSIVE_LAYOUT, PERCEPTRON_LAYOUT, LinearScal, LinearVec

@@ -9,7 +9,7 @@ count, min mₙ at the last renormalization) and STEP = rounds seen (RWM's draw 
 block MISTAKES = each expert's mistake count mₙ (the lecture's weight is (1−η)^{mₙ}); scal
 ETA = η as learning started (fixed from then on).
 """
-from ..layout import Layout, fields
+from .base import Layout, fields
 from ..rule_ids import RANDOMIZED_WEIGHTED_MAJORITY, WEIGHTED_MAJORITY, WINNOW
 
 WinnowHP = fields("beta", "threshold")  # threshold N; N ≤ 0 means N = d

@@ -3,7 +3,7 @@ and the Passive-Aggressive step's hyper-parameters (shared with PA regression,
 ``layouts/regression.py``).
 
 Both keep w in ``vecs[W]`` and the bias in ``scal[BIAS]``."""
-from ..layout import Layout, fields
+from .base import Layout, fields
 from ..rule_ids import PASSIVE_AGGRESSIVE, PERCEPTRON
 from .averaging import averaged_hp, averaged_layout, averaged_scalars, averaged_vectors
 

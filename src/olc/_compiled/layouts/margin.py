@@ -3,11 +3,11 @@
 Ho-Nguyen et al. 2025 (the OMM paper, Table 1 and App. B.3).
 
 Every weight vector is scaled, w = S·v (``scal[SCALE]``, ``vecs[V]``; see
-``_compiled/scaled.py``). A *tracked* vector (ROMMA's v, PUMMA's v, p and n) keeps its
+``_compiled/kernels/scaled.py``). A *tracked* vector (ROMMA's v, PUMMA's v, p and n) keeps its
 support in ``ints``: a count slot and two blocks of length d (list, positions), the layout of
 ``scaled.support_add``, so that clearing or rescaling it costs O(support), not O(d).
 """
-from ..layout import Layout, fields
+from .base import Layout, fields
 from ..rule_ids import AGGRESSIVE_ROMMA, ALMA2, PUMMA, ROMMA
 
 # -- ROMMA and aggressive ROMMA (rules 30, 31) ------------------------------------------------

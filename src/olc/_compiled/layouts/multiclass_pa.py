@@ -2,7 +2,7 @@
 Crammer, Dekel, Keshet, Shalev-Shwartz & Singer (2006), §7, with K prototype vectors.
 
 The state is K per-class states stacked along a first axis, as a one-vs-rest learner's
-(``olc.learners.multiclass``): class c's prototype w_c is ``vecs[c, W]``, its bias b_c
+(``olc.learners._framework.multiclass``): class c's prototype w_c is ``vecs[c, W]``, its bias b_c
 ``scal[c, BIAS]``; the layout below is one class's part. When K·d weights outgrow the cache
 the prototypes are **stored by feature** (:func:`stored_by_feature`): ``vecs`` (K, 1, d) is
 then a view of a C-contiguous (d, K) matrix, so the K weights of a feature share a cache line
@@ -18,7 +18,7 @@ Every class gets the same hyper-parameters (the rule reads class 0's row of ``hp
 """
 import numpy as np
 
-from ..layout import Layout, fields
+from .base import Layout, fields
 from ..rule_ids import MULTICLASS_PA
 from .linear import PA_CLASSIC, PA_I, PA_II, LinearScal, LinearVec
 

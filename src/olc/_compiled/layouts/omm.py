@@ -1,7 +1,7 @@
 """Layout of the ``omm`` family: e-OMM for the ℓ2 norm (Ho-Nguyen et al. 2025, Algorithm 1,
 efficient implementation, with the closed-form three-point step of §5.1).
 
-The dual certificates are scaled vectors (``scaled.py``): v₊ = SP·vecs[VPOS] and
+The dual certificates are scaled vectors (``kernels/scaled.py``): v₊ = SP·vecs[VPOS] and
 v₋ = SM·vecs[VNEG], with the cached products PP = ‖v₊‖², MM = ‖v₋‖², PM = v₊·v₋ and the
 predicted margin GAMMA = ‖v₊ − v₋‖/2.
 
@@ -16,7 +16,7 @@ PHASE (Algorithm 1, lines 2–13): PHASE_EMPTY, nothing seen, the classifier is 
 PHASE_ONE_LABEL, one label seen (Y1), the constant y₁; PHASE_MARGIN, the max-margin classifier
 of the certificates. The phases and Y1 are shared with the ``omm_variants`` family.
 """
-from ..layout import Layout, fields
+from .base import Layout, fields
 from ..rule_ids import EFFICIENT_OMM_L2
 
 PHASE_EMPTY, PHASE_ONE_LABEL, PHASE_MARGIN = 0.0, 1.0, 2.0

@@ -22,7 +22,7 @@ the update is O(d) anyway); NORM = ‖v₊ − v₋‖_p.
 """
 import numpy as np
 
-from ..layout import Layout, fields
+from .base import Layout, fields
 from ..rule_ids import EFFICIENT_OMM_LP, NAIVE_OMM
 
 # -- n-OMM ------------------------------------------------------------------------------------

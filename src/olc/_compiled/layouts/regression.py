@@ -11,7 +11,7 @@ rule's state, so its fields are AROW's, in the slots ``second_order``'s function
 sigma) = μ and diag Σ and scal (bias, sigma_b) = μ_b and Σ_bb; for the full layout row MU =
 μ (the bias coordinate last) followed by the D = d + 1 rows of Σ, and no scalars.
 """
-from ..layout import Layout, fields
+from .base import Layout, fields
 from ..rule_ids import (AROW_REGRESSION_DIAGONAL, AROW_REGRESSION_DIAGONAL_PRECISION,
                         AROW_REGRESSION_FULL, PA_REGRESSION)
 from .averaging import averaged_layout

@@ -4,7 +4,7 @@ norm-constrained Passive-Aggressive rules (10–12) and NORMA (13).
 Rules 10–12 keep w̃ = (w, b) — the bias is the weight of an appended constant feature 1 when
 ``fit_intercept``, 0 otherwise — as a scaled vector: w = S·v (``vecs[V]``, ``scal[SCALE]``)
 and b = S·``scal[BIAS_RAW]``, so shrinking w̃ costs O(1). Their integer state is the support
-of v (``scaled.py``'s tracked support): ``ints[SUPPORT_COUNT]`` coordinates listed in the
+of v (``kernels/scaled.py``'s tracked support): ``ints[SUPPORT_COUNT]`` coordinates listed in the
 ``SUPPORT_LIST`` block, and the ``SUPPORT_POS`` block holding 1 + the position of each listed
 coordinate (0: not listed); the list may hold stale zeros until compacted. ``scal[NORM]`` is
 ‖w̃‖² (rules 10, 11) or ‖w̃‖₁ (rule 12), maintained incrementally, and ``scal[NORM_ERR]`` a
@@ -14,7 +14,7 @@ grows too large).
 NORMA keeps w = S·v (``vecs[V]``, ``scal[SCALE]``), its unregularized bias b in
 ``scal[BIAS]`` (not scaled) and the number of rounds seen in ``scal[ROUNDS]``.
 """
-from ..layout import Layout, fields
+from .base import Layout, fields
 from ..rule_ids import L1_CONSTRAINED_PA, L2_CONSTRAINED_PA, NORMA, OBJECTIVE_PA
 
 # -- rules 10-12 ---------------------------------------------------------------------------

@@ -12,7 +12,7 @@ hp: ``r`` (the chapter's λ), ``fit_intercept``.
 AROW regression (§31.3.3) runs the same update in the same state (``layouts/regression.py``
 must keep these fields in the same slots).
 """
-from ..layout import Layout, fields
+from .base import Layout, fields
 from ..rule_ids import AROW_DIAGONAL, AROW_DIAGONAL_PRECISION, AROW_FULL
 
 #: covariance → layout key, in the order of each learner's rule ids (full, diagonal, precision)

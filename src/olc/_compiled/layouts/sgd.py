@@ -1,10 +1,10 @@
 """Layouts of the ``sgd`` family: SGD classification (id 60) and SGD regression (id 61).
 
-Both keep w as a scaled vector (``scaled.py``): w = scal[SCALE]·vecs[V], so the L2 shrink
+Both keep w as a scaled vector (``kernels/scaled.py``): w = scal[SCALE]·vecs[V], so the L2 shrink
 costs O(1); the bias in scal[BIAS] and the round counter t (rows processed over the
 learner's lifetime; exact as float64 up to 2⁵³) in scal[T].
 """
-from ..layout import Layout, _names, fields
+from .base import Layout, _names, fields
 from ..rule_ids import SGD, SGD_REGRESSION
 from .averaging import averaged_hp, averaged_layout, averaged_scalars, averaged_vectors
 

@@ -7,11 +7,11 @@ change of S; v is folded (O(d)) only when S leaves [RENORM_LOW, RENORM_HIGH]. Re
 import math
 
 from ..caching import jit
-from ..kernels import INLINE, axpy, sign
+from ..kernels.vector import INLINE, axpy, sign
 from ..layouts.margin import AlmaHP as HP
 from ..layouts.margin import AlmaScal as Sc
 from ..layouts.margin import AlmaVec as Vec
-from ..scaled import sv_fold, sv_in_range
+from ..kernels.scaled import sv_fold, sv_in_range
 from .margin_common import augmented_score, augmented_sqnorm
 
 

@@ -19,9 +19,9 @@ nonzero *values* of x, so dense and CSR rows trigger it at the same steps.
 """
 import math
 
-from ..averaging import average_step, averaged_score
+from ..kernels.averaging import average_step, averaged_score
 from ..caching import jit
-from ..kernels import INLINE, axpy, dot, sign, sqnorm
+from ..kernels.vector import INLINE, axpy, dot, sign, sqnorm
 from ..layouts.bayes_point import (
     FIRST_BASE_HP,
     FIRST_MEMBER_BLOCK,
@@ -41,7 +41,7 @@ from ..layouts.bayes_point import AveragedGeneralizedPerceptronVec as AvgGPVec
 from ..layouts.bayes_point import GeneralizedPerceptronHP as GPHP
 from ..layouts.bayes_point import GeneralizedPerceptronScal as GPScal
 from ..layouts.linear import LinearVec
-from ..random import uniform
+from ..kernels.random import uniform
 from ..rule_ids import GENERALIZED_PERCEPTRON, PASSIVE_AGGRESSIVE, PERCEPTRON
 from .linear import passive_aggressive_step, perceptron_step
 
@@ -81,7 +81,7 @@ def gp_step(idx, val, y, vecs, ints, scal, hp, fast):
     η_k y x (line 4), k ← k + 1 (line 5). Tested as y(w·x + b) ≤ ρ_k‖(w, b)‖ (the same for
     ‖w‖ > 0; at w = 0, where the paper's ratio is 0/0, the margin counts as 0, so the first
     round updates as the perceptron's does). Then, when the state has it, the averaging of
-    the iterate (``averaging.py``)."""
+    the iterate (``kernels/averaging.py``)."""
     w = vecs[W]
     s = dot(w, idx, val, fast) + scal[GPScal.BIAS]
     pred = sign(s)

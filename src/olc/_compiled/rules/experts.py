@@ -28,8 +28,8 @@ import math
 import numpy as np
 
 from ..caching import jit
-from ..kernels import INLINE, dot, sign
-from ..scaled import RENORM_LOW
+from ..kernels.vector import INLINE, dot, sign
+from ..kernels.scaled import RENORM_LOW
 from ..layouts.experts import (
     EXPERT_MISTAKES,
     WINNOW_EXPONENTS,
@@ -40,7 +40,7 @@ from ..layouts.experts import (
     WinnowHP,
     WinnowVec,
 )
-from ..random import uniform
+from ..kernels.random import uniform
 from ..rule_ids import WEIGHTED_MAJORITY, WINNOW
 
 REF, STEP = ExpertsInt.REF, ExpertsInt.STEP

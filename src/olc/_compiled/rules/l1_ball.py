@@ -9,9 +9,9 @@ import math
 import numpy as np
 
 from ..caching import jit
-from ..kernels import INLINE, SHARED, sqnorm
+from ..kernels.vector import INLINE, SHARED, sqnorm
 from ..layouts.regularized import BallPaHP
-from ..scaled import support_add, support_compact, sv_add
+from ..kernels.scaled import support_add, support_compact, sv_add
 from .shen_dietterich import (
     BALL_RTOL,
     BRAW,

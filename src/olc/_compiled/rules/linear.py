@@ -14,8 +14,8 @@ import math
 
 from ..caching import jit
 
-from ..averaging import average_step, averaged_score
-from ..kernels import INLINE, LLVM_INLINE, axpy, dot, sign, sqnorm
+from ..kernels.averaging import average_step, averaged_score
+from ..kernels.vector import INLINE, LLVM_INLINE, axpy, dot, sign, sqnorm
 from ..layouts.averaging import AveragingScal
 from ..layouts.linear import AveragedLinearScal, AveragedLinearVec
 from ..layouts.linear import AveragedPassiveAggressiveHP as AvgPAHP

@@ -7,7 +7,7 @@ Table 1, App. B.3 and B.5), ℓ2 norm, and its dispatch.
   33  PUMMA (p = 2)     update when y(w·x + b) ≤ 1 − δ     (``pumma.py``, Ishibashi, Hatano &
                                                          Takeda 2008)
 
-Layouts: ``layouts/margin.py``. Every rule keeps w = S·v (``scaled.py``); ROMMA and PUMMA
+Layouts: ``layouts/margin.py``. Every rule keeps w = S·v (``kernels/scaled.py``); ROMMA and PUMMA
 share the tracked vectors with cached norms, and ROMMA and ALMA the appended
 constant coordinate, of ``margin_common.py``.
 """

@@ -31,8 +31,8 @@ they are computed from (a few ulps of the larger term, given the refresh rule ab
 import math
 
 from ..caching import jit
-from ..kernels import COLD, INLINE, dot, sqnorm
-from ..scaled import support_add_unwritten, support_clear, support_merge_unwritten
+from ..kernels.vector import COLD, INLINE, dot, sqnorm
+from ..kernels.scaled import support_add_unwritten, support_clear, support_merge_unwritten
 
 COLLINEAR_TOL = 1e-12
 COINCIDE_TOL = 1e-12

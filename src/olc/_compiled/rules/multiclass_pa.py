@@ -21,7 +21,7 @@ counterpart here, and counting it keeps the step the exact projection.
 so the problem's solution is W′ = W for every variant (PA's constraint is infeasible;
 PA-I/PA-II pay the slack): no update, as the binary PA skips it.
 
-Contract of the ``loops_multiclass.py`` template: ``family_step(rule, idx, val, label, W,
+Contract of the ``loops/multiclass.py`` template: ``family_step(rule, idx, val, label, W,
 by_feature, ints, scal, hp, fast, acc)`` sees the K prototypes as one C-contiguous matrix
 ``W``: (d, K) when ``by_feature`` (``W[j, c]`` = w_c[j]; the K weights of a feature share a
 cache line, so a CSR row reads one or a few lines per stored value, not K far-apart ones),
@@ -44,7 +44,7 @@ nothing else does (tested).
 import math
 
 from ..caching import jit
-from ..kernels import INLINE, LLVM_INLINE, axpy, dot, sqnorm
+from ..kernels.vector import INLINE, LLVM_INLINE, axpy, dot, sqnorm
 from ..layouts.linear import LinearScal
 from ..layouts.multiclass_pa import PA_I, PA_II
 from ..layouts.multiclass_pa import MulticlassPAHP as HP

@@ -44,7 +44,7 @@ import math
 import numpy as np
 
 from ..caching import jit
-from ..kernels import INLINE, is_finite_row
+from ..kernels.vector import INLINE, is_finite_row
 from ..layouts.omm import PHASE_EMPTY, PHASE_MARGIN, PHASE_ONE_LABEL
 from ..layouts.omm_variants import (
     NOMM_COUNTERS,
@@ -56,8 +56,8 @@ from ..layouts.omm_variants import (
     NommScal,
     NommVec,
 )
-from ..nearest_point import COLLAPSE, COLLAPSED, wolfe
-from ..thin_qr import dotn, norm2, qr_add
+from .omm_geometry.nearest_point import COLLAPSE, COLLAPSED, wolfe
+from .omm_geometry.thin_qr import dotn, norm2, qr_add
 from .omm import densify, explicit_round, explicit_score, row_unit
 
 BIAS, PHASE, Y1, GAMMA = NommScal.BIAS, NommScal.PHASE, NommScal.Y1, NommScal.GAMMA

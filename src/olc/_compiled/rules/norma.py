@@ -1,14 +1,14 @@
 """NORMA (Kivinen, Smola & Williamson, "Online learning with kernels", IEEE Trans. Signal
 Processing 52(8), 2004), linear kernel, classification with the hinge loss at a fixed margin ρ
-(rule 13; layout ``layouts/regularized.py``): w = S·v is a scaled vector (``scaled.py``), so
+(rule 13; layout ``layouts/regularized.py``): w = S·v is a scaled vector (``kernels/scaled.py``), so
 the shrink of every round costs O(1); the bias is kept apart, unscaled (NORMA does not
 regularize it)."""
 import math
 
 from ..caching import jit
-from ..kernels import INLINE, sign, sqnorm
+from ..kernels.vector import INLINE, sign, sqnorm
 from ..layouts.regularized import SCHEDULE_CONSTANT, NormaHP, NormaScal, NormaVec
-from ..scaled import sv_add, sv_dot, sv_mul
+from ..kernels.scaled import sv_add, sv_dot, sv_mul
 
 BIAS, SCALE, ROUNDS = NormaScal.BIAS, NormaScal.SCALE, NormaScal.ROUNDS
 V = NormaVec.V

@@ -2,7 +2,7 @@
 implementation, with the closed-form three-point step of §5.1, Eq. 7).
 
 State (``layouts/omm.py``): the dual certificates as scaled vectors v₊ = SP·vecs[VPOS],
-v₋ = SM·vecs[VNEG] (``scaled.py``: the convex-combination update v ← (1−β)v + βx costs
+v₋ = SM·vecs[VNEG] (``kernels/scaled.py``: the convex-combination update v ← (1−β)v + βx costs
 O(nnz(x))), and the cached products PP = ‖v₊‖², MM = ‖v₋‖², PM = v₊·v₋, kept exact in
 arithmetic by incremental updates, all in units of 2^E (UNIT = 2^−E, see the layout). The
 classifier is never materialised during the stream:
@@ -17,9 +17,9 @@ first example of the other label; PHASE_MARGIN the max-margin classifier of the 
 import math
 
 from ..caching import jit
-from ..kernels import COLD, INLINE, LLVM_INLINE, dot, is_finite_row, sign
+from ..kernels.vector import COLD, INLINE, LLVM_INLINE, dot, is_finite_row, sign
 from ..layouts.omm import PHASE_EMPTY, PHASE_MARGIN, PHASE_ONE_LABEL, OmmHP, OmmScal, OmmVec
-from ..scaled import sv_add_rescaled, sv_dot, sv_fold, sv_in_range, sv_mul
+from ..kernels.scaled import sv_add_rescaled, sv_dot, sv_fold, sv_in_range, sv_mul
 
 SP, SM, PP, MM, PM = OmmScal.SP, OmmScal.SM, OmmScal.PP, OmmScal.MM, OmmScal.PM
 PHASE, Y1, GAMMA, UNIT = OmmScal.PHASE, OmmScal.Y1, OmmScal.GAMMA, OmmScal.UNIT
@@ -71,7 +71,7 @@ def any_row_unit(unit, idx, val):
             if unit != 0.0:
                 return unit, True
             return 1.0, idx.shape[0] > 0
-    if val is not None:  # see the docstring of kernels.py
+    if val is not None:  # see the docstring of kernels/vector.py
         return row_unit(unit, val)
     return unit, True
 
@@ -87,7 +87,7 @@ def unit_sqnorm(idx, val, unit):
                 return 0.0
             return float(idx.shape[0]) * (unit * unit)
     s = 0.0
-    if val is not None:  # see the docstring of kernels.py
+    if val is not None:  # see the docstring of kernels/vector.py
         for k in range(val.shape[0]):
             t = val[k] * unit
             s += t * t

@@ -11,10 +11,10 @@ import math
 import numpy as np
 
 from ..caching import jit
-from ..kernels import INLINE, is_finite_row
+from ..kernels.vector import INLINE, is_finite_row
 from ..layouts.omm import PHASE_EMPTY, PHASE_MARGIN, PHASE_ONE_LABEL
 from ..layouts.omm_variants import LpHP, LpScal, LpVec
-from ..thin_qr import dotn
+from .omm_geometry.thin_qr import dotn
 from .omm import densify, explicit_round, explicit_score
 
 BIAS, PHASE, Y1, GAMMA, NORM = LpScal.BIAS, LpScal.PHASE, LpScal.Y1, LpScal.GAMMA, LpScal.NORM

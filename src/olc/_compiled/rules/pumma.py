@@ -8,14 +8,14 @@ costs O(nnz(x) + nnz(p) + nnz(n)). Reports aux = 0.
 import math
 
 from ..caching import jit
-from ..kernels import COLD, INLINE, SHARED, dot, sign, sqnorm
+from ..kernels.vector import COLD, INLINE, SHARED, dot, sign, sqnorm
 from ..layouts.margin import N_PUMMA_INT_SLOTS, PHASE_EMPTY, PHASE_ONE_LABEL, PHASE_PAIR
 from ..layouts.margin import PummaHP as HP
 from ..layouts.margin import PummaIntBlock as Blk
 from ..layouts.margin import PummaIntSlot as Slot
 from ..layouts.margin import PummaScal as Sc
 from ..layouts.margin import PummaVec as Vec
-from ..scaled import support_clear, sv_dot, sv_in_range
+from ..kernels.scaled import support_clear, sv_dot, sv_in_range
 from .margin_common import (
     COINCIDE_TOL,
     COLLINEAR_TOL,

@@ -15,7 +15,7 @@ an appended constant feature 1 when ``fit_intercept``; b stays 0 otherwise.
 import math
 
 from ..caching import jit
-from ..kernels import INLINE, sqnorm
+from ..kernels.vector import INLINE, sqnorm
 from ..layouts.regularized import BallPaHP, ObjectivePaHP
 from ..rule_ids import L1_CONSTRAINED_PA, L2_CONSTRAINED_PA, NORMA, OBJECTIVE_PA
 from .l1_ball import l1_pa_step

@@ -8,13 +8,13 @@ Ho-Nguyen et al. 2025, App. B.3; κ = 0: no bias coordinate). w̃ = S·(v, raw_b
 import math
 
 from ..caching import jit
-from ..kernels import COLD, INLINE, sign
+from ..kernels.vector import COLD, INLINE, sign
 from ..layouts.margin import N_ROMMA_INT_SLOTS, RommaHP
 from ..layouts.margin import RommaIntBlock as Blk
 from ..layouts.margin import RommaIntSlot as Slot
 from ..layouts.margin import RommaScal as Sc
 from ..layouts.margin import RommaVec as Vec
-from ..scaled import support_clear, sv_in_range
+from ..kernels.scaled import support_clear, sv_in_range
 from .margin_common import (
     COLLINEAR_TOL,
     EPS,

@@ -37,7 +37,7 @@ import math
 import numpy as np
 
 from ..caching import jit
-from ..kernels import INLINE, dot, sign
+from ..kernels.vector import INLINE, dot, sign
 from ..layouts.second_order import FIRST_SIGMA_ROW, ArowDiagonalScal, ArowDiagonalVec
 from ..layouts.second_order import ArowHP as HP
 from ..rule_ids import (AROW_DIAGONAL, AROW_DIAGONAL_PRECISION, AROW_FULL,

@@ -7,7 +7,7 @@ One round t (t = 1, 2, … counts every row the learner has processed, over its 
 s = w·x + b computed *before* the update and ℓ'(s) = ∂ℓ/∂s:
     w ← (1 − η_tλ)·w − η_t·ℓ'(s)·x,     b ← b − η_t·ℓ'(s)   (b not penalised),
 the gradient of ℓ(y, w·x + b) + (λ/2)‖w‖² at the current (w, b). Implemented on the
-scaled-vector kernel (``scaled.py``, w = scal[SCALE]·vecs[V]): shrink (``sv_mul``, O(1)),
+scaled-vector kernel (``kernels/scaled.py``, w = scal[SCALE]·vecs[V]): shrink (``sv_mul``, O(1)),
 then add −η_tℓ'(s)·x (``sv_add``, O(nnz)) — the order and the arithmetic of scikit-learn's
 ``_plain_sgd`` and ``WeightVector`` (w·x = scale·(v·x); v += (a/scale)·x; v ← scale·v
 when the scale falls too low), so that ``SGDClassifier``/``SGDRegressor`` are reproduced bit
@@ -26,11 +26,11 @@ Losses (y ∈ {−1, +1} for classification, z = y·s):
 "updated" is true when the round changed the model: a non-zero gradient, or a shrink
 (λ > 0).
 
-Averaging (``average=``, ``averaging.py``): when the state holds the averaging rows, the round
+Averaging (``average=``, ``kernels/averaging.py``): when the state holds the averaging rows, the round
 also accounts its iterate w_t = s·v in the lazy sum, in v's units as scikit-learn's
 ``WeightVector.add_average`` does (a += (1/n)·b·s); before a shrink that would leave the
 scale 2¹⁰ below its value at the last rebase, or make the kernel fold or clear v, the sum is
-rebased (``average_rebase``, O(d), once per ~7/(η_tλ) rows) — see ``averaging.py`` for why.
+rebased (``average_rebase``, O(d), once per ~7/(η_tλ) rows) — see ``kernels/averaging.py`` for why.
 The score is then the averaged model's.
 
 scikit-learn's extension (``layouts.sgd.SklearnSGDHP``, only in the ``hp`` of the
@@ -45,15 +45,15 @@ tail of ``layouts.sgd.SGDPenaltyScal`` (and the row q when ρ > 0).
 """
 import math
 
-from ..averaging import average_rebase, average_step, averaged_score, needs_rebase
+from ..kernels.averaging import average_rebase, average_step, averaged_score, needs_rebase
 from ..caching import jit
-from ..kernels import INLINE, LLVM_INLINE, sign
+from ..kernels.vector import INLINE, LLVM_INLINE, sign
 from ..layouts.sgd import (INV_SQRT_T, INV_T, HINGE, PERCEPTRON, SQUARED, SQUARED_HINGE, SGDHP,
                            SGDPenaltyScal, SGDScal, SGDVec, SklearnSGDHP)
 from ..layouts.averaging import AveragingScal
 from ..layouts.sgd import AveragedSGDHP, AveragedSGDScal, AveragedSGDVec
 from ..rule_ids import SGD, SGD_REGRESSION
-from ..scaled import sv_add, sv_dot, sv_fold, sv_in_range, sv_mul
+from ..kernels.scaled import sv_add, sv_dot, sv_fold, sv_in_range, sv_mul
 from .linear import row_extension
 from .sgd_penalty import add_tracking_norms, l1_cumulative_penalty, penalty_term
 
@@ -124,7 +124,7 @@ def loss_derivative(loss, y, s):
 @jit(inline=INLINE)
 def _max_abs(idx, val):
     """max |xⱼ| over the row's stored values (a binary row, val None: 1, or 0 if empty).
-    The None tests in the kernels' order (``kernels.py``), which numba settles per type."""
+    The None tests in the kernels' order (``kernels/vector.py``), which numba settles per type."""
     m = 0.0
     if idx is not None and val is None:
         return 1.0 if idx.shape[0] > 0 else 0.0

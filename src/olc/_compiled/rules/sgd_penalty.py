@@ -1,7 +1,7 @@
 """scikit-learn's penalties on the SGD rule (``rules/sgd.py``, with the extension of
 ``layouts.sgd.SklearnSGDHP``): the pieces of ``_plain_sgd`` (``sklearn/linear_model/
 _sgd_fast.pyx.tp``) and its ``WeightVector`` (``sklearn/utils/_weight_vector.pyx.tp``) that
-the textbook rule does not have, written for olc's scaled vector w = s·v (``scaled.py``).
+the textbook rule does not have, written for olc's scaled vector w = s·v (``kernels/scaled.py``).
 
 - The L1 part of the penalty by the *cumulative penalty* of Tsuruoka, Tsujii & Ananiadou
   (2009), "Stochastic gradient descent training for L1-regularized log-linear models with
@@ -21,7 +21,7 @@ the textbook rule does not have, written for olc's scaled vector w = s·v (``sca
 import math
 
 from ..caching import jit
-from ..kernels import INLINE, SHARED
+from ..kernels.vector import INLINE, SHARED
 
 
 @jit(inline=INLINE)
@@ -41,7 +41,7 @@ def add_tracking_norms(v, scal, slot_s, sq_slot, l1_slot, a, idx, val):
     sq = 0.0
     l1 = 0.0
     if idx is None:
-        if val is not None:  # see the docstring of kernels.py
+        if val is not None:  # see the docstring of kernels/vector.py
             for j in range(val.shape[0]):
                 v[j] += val[j] * coef
                 sq += v[j] * v[j]

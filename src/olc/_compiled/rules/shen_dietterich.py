@@ -1,6 +1,6 @@
 """The state that Shen & Dietterich's PA rules (10–12) share (layout: ``layouts/regularized.py``).
 
-w̃ = (w, b) is a scaled vector with a tracked support (``scaled.py``): w = S·v and b = S·BRAW,
+w̃ = (w, b) is a scaled vector with a tracked support (``kernels/scaled.py``): w = S·v and b = S·BRAW,
 so rules 10 and 11 shrink w̃ by changing S only (O(1)); rule 12 never rescales (S = 1). The
 support list makes every whole-vector operation (folding S into v, the exact norm recompute,
 the L1-ball projection, small-weight removal) cost O(nnz(w)) instead of O(d). The norm NORM
@@ -12,11 +12,11 @@ import math
 import numpy as np
 
 from ..caching import jit
-from ..kernels import COLD, INLINE, SHARED, dot, sign
+from ..kernels.vector import COLD, INLINE, SHARED, dot, sign
 from ..layouts.regularized import UPDATE_HINGE, UPDATE_MISTAKE, SupportBlock, SupportInt
 from ..layouts.regularized import ShenDietterichScal as SDScal
 from ..layouts.regularized import ShenDietterichVec as SDVec
-from ..scaled import (
+from ..kernels.scaled import (
     support_add,
     support_clear,
     support_compact,

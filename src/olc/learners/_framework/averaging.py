@@ -14,7 +14,7 @@ learners, with scikit-learn's meaning (``SGDClassifier``/``PassiveAggressiveClas
   ``progressive``) holds that rule's own score and prediction, as scikit-learn's training
   loop computes its loss on the current weights.
 
-The average is kept in O(nnz(x)) per row by the lazy sum of ``olc._compiled.averaging``
+The average is kept in O(nnz(x)) per row by the lazy sum of ``olc._compiled.kernels.averaging``
 (scikit-learn's arithmetic; Freund & Schapire 1999; Daumé III 2006; Bottou 2012), in state
 rows that exist only when averaging (``layouts/averaging.py``): the learner's ``_layout`` is
 its rule's layout, or the averaged one. [Decision] Every learned row is an iterate, zero rows
@@ -26,7 +26,7 @@ from numbers import Integral
 
 import numpy as np
 
-from ..._compiled import feature_major
+from ..._compiled.layouts import feature_major
 from .constraints import Interval
 from .validation import InputError
 
@@ -101,7 +101,7 @@ class AveragingMixin:
 
     # -- the state's storage ---------------------------------------------------------------
     # A wide averaged state (its rows: the rule's weight row and ``avg_sum``) is stored
-    # feature-major, w_j and u_j side by side (``_compiled/feature_major.py``): Python reads it
+    # feature-major, w_j and u_j side by side (``_compiled/layouts/feature_major.py``): Python reads it
     # as the usual (…, rows, d) view. ``_vecs`` is a property so that every state given to
     # the learner (fit, a file, a stacked one-vs-rest state, River's) is stored so, and a
     # state that lost the layout (a pickle, a deep copy: plain copies) gets it back on read.

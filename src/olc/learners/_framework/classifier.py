@@ -2,7 +2,7 @@
 K ≥ 3 classes one-vs-rest in one compiled pass, ``multiclass``)."""
 import numpy as np
 
-from ..._compiled.driver import LoopInput
+from ..._compiled.driver.inputs import LoopInput
 from . import multiclass
 from .model import OnlineLinearModel
 from .features_in import validate_features

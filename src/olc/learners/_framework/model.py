@@ -14,7 +14,8 @@ class states by ``multiclass``.
 """
 import numpy as np
 
-from ..._compiled.driver import LoopInput, decision_values
+from ..._compiled.driver.binary import decision_values
+from ..._compiled.driver.inputs import LoopInput
 from . import multiclass, one_state
 from .estimator import OnlineEstimator
 from .features_in import validate_features
@@ -27,7 +28,7 @@ from ..._sparse import issparse
 class OnlineLinearModel(StateHooks, OnlineEstimator):
     """What classifiers and regressors share.
 
-    A subclass declares its rule's named :class:`~olc._compiled.layout.Layout` as
+    A subclass declares its rule's named :class:`~olc._compiled.layouts.base.Layout` as
     ``_layout``, its parameters' constraints as ``_parameter_constraints`` (scikit-learn's
     declarative form: one validation path, one message form), and implements
     ``_hp_values`` (the layout's hyper-parameter fields, by name, from validated parameters)

@@ -1,5 +1,5 @@
 """One-vs-rest (OvR) for every classifier: K ≥ 3 classes as K binary learners of the same rule,
-learned in one compiled pass over the stream (``olc._compiled.loops_ovr``).
+learned in one compiled pass over the stream (``olc._compiled.loops.one_vs_rest``).
 
 Learner c ("class c vs rest") sees each row with the label +1 when the row's class is
 ``classes_[c]`` and −1 otherwise, exactly what a binary learner of the same rule trained on
@@ -11,11 +11,11 @@ class whose learner has the largest decision value (the first on ties), as sciki
 fits one learner for two classes), unchanged.
 
 Randomized rules (OBPM's Bernoulli draws, Randomized Weighted Majority's expert choice) draw
-from the counter-based generator of ``olc._compiled.random`` keyed by a seed: learner c uses
+from the counter-based generator of ``olc._compiled.kernels.random`` keyed by a seed: learner c uses
 the seed :func:`class_seed` (seed, c), so the K learners draw independent streams and learner c
 equals a binary learner built with ``seed=class_seed(seed, c)``.
 
-On CSR rows the loop runs class by class over blocks of rows (``olc._compiled.loops_ovr``:
+On CSR rows the loop runs class by class over blocks of rows (``olc._compiled.loops.one_vs_rest``:
 one class's weights stay in cache), which changes no result: each learner sees its rows in
 order; dense rows go row by row, every class in turn.
 [Decision] An overflow (a finite row whose update would not be finite) met by learner c stops
@@ -30,8 +30,8 @@ import copy
 
 import numpy as np
 
-from ..._compiled.driver_ovr import decision_values_ovr, run_online_ovr
-from ..._compiled.status import BAD_ROW, OVERFLOW
+from ..._compiled.driver.k_class import decision_values_ovr, run_online_ovr
+from ..._compiled.loops.codes import BAD_ROW, OVERFLOW
 from .features_in import record_features
 from .validation import InputError, StreamStoppedError, describe_bad_row
 
@@ -41,8 +41,8 @@ _CLASS_SEED_STREAM = 2 ** 32
 
 def class_seed(seed, c):
     """The seed of learner c in one-vs-rest: the 53-bit integer ``random_u64(seed, 2**32 + c,
-    0) >> 11`` of ``olc._compiled.random`` (SplitMix64; exact in a float64 ``hp``)."""
-    from ..._compiled.random import uniform_array  # imports numba: only when needed
+    0) >> 11`` of ``olc._compiled.kernels.random`` (SplitMix64; exact in a float64 ``hp``)."""
+    from ..._compiled.kernels.random import uniform_array  # imports numba: only when needed
 
     u = uniform_array(int(seed), _CLASS_SEED_STREAM + int(c), [0])[0]
     return int(u * 2.0 ** 53)
@@ -192,7 +192,7 @@ def learn(learner, stream, start, stop, order, out, check):
 def _beyond(classes, row, reached, learned, kept):
     """What the classes learned from the stopping row on (``learned[c]``: the first stream
     position class c has not learned): one-vs-rest learns class by class in blocks
-    (``loops_ovr.py``), so the classes before the one that overflowed have learned the
+    (``_compiled/loops/one_vs_rest.py``), so the classes before the one that overflowed have learned the
     stopping row and may have learned the rest of its block."""
     if not kept or np.all(learned == reached):
         return f"row {row} caused no update"
@@ -210,7 +210,7 @@ def _beyond(classes, row, reached, learned, kept):
 
 def decision_values(learner, X):
     """(n, K) decision values of the K learners (X already validated)."""
-    from ..._compiled.driver import LoopInput
+    from ..._compiled.driver.inputs import LoopInput
 
     vecs, ints, scal = learner._writable_state()
     hp_k = class_hyperparameters(learner, learner._hyperparameters(), vecs.shape[0])

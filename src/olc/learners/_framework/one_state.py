@@ -2,8 +2,8 @@
 states of a multiclass learner are ``multiclass``'s)."""
 import numpy as np
 
-from ..._compiled.driver import run_online
-from ..._compiled.status import BAD_ROW, OVERFLOW
+from ..._compiled.driver.binary import run_online
+from ..._compiled.loops.codes import BAD_ROW, OVERFLOW
 from .features_in import record_features
 from .records import StepRecord, _head
 from .validation import StreamStoppedError, describe_bad_row

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..._compiled.driver import LoopInput
+from ..._compiled.driver.inputs import LoopInput
 
 __all__ = ["PreparedStream", "StepRecord"]
 

@@ -1,10 +1,10 @@
 """The state a learner owns — ``vecs`` (float64 rows), ``ints`` (int64 slots and blocks),
-``scal`` (float64 slots), laid out by the rule's :class:`~olc._compiled.layout.Layout` — and
+``scal`` (float64 slots), laid out by the rule's :class:`~olc._compiled.layouts.base.Layout` — and
 the hooks through which a learner shapes it: its starting point, its growth, and what a state
 read from a file must satisfy."""
 import numpy as np
 
-from ..._compiled.driver import NO_INTS
+from ..._compiled.driver.inputs import NO_INTS
 from .estimator import not_fitted_error
 
 

@@ -21,10 +21,10 @@ sequence started from state ``key``. Arguments may be float64 holding integers (
 """
 import numba as nb
 
-from .caching import jit
+from ..caching import jit
 import numpy as np
 
-from .kernels import INLINE
+from .vector import INLINE
 
 _PHI = 0x9E3779B97F4A7C15
 _M1 = 0xBF58476D1CE4E5B9

@@ -16,8 +16,8 @@ Squared norms are the caller's to keep (they are formulas of the rule: ‖w + a�
 """
 import math
 
-from .caching import jit
-from .kernels import COLD, INLINE, dot, prefetch
+from ..caching import jit
+from .vector import COLD, INLINE, dot, prefetch
 
 RENORM_LOW = 1e-100
 RENORM_HIGH = 1e100
@@ -61,7 +61,7 @@ def sv_add_rescaled(v, scal, slot_s, a, c, idx, val):
         sv_fold(v, scal, slot_s)
         coef = a
     if idx is None:
-        if val is not None:  # see the docstring of kernels.py
+        if val is not None:  # see the docstring of kernels/vector.py
             for j in range(val.shape[0]):
                 v[j] += coef * (c * val[j])
     elif val is None:  # a binary row: c·1.0 = c

@@ -1,7 +1,7 @@
 """One example at a time, for River's ``learn_one`` / ``predict_one`` — a *template*, like
-``loops.py``.
+``binary.py``.
 
-``one_row_entries.load(family)`` executes this file once per family, with ``family_step`` /
+``loader.instantiate`` executes this file once per family, with ``family_step`` /
 ``family_score`` already set to that family's rule dispatchers, so each family gets its own
 compiled, disk-cached entry points and the rule's per-row code is the very code the online
 loops run (the same ``family_step`` on the same CSR row: uint32 columns in increasing order,
@@ -30,9 +30,10 @@ import math
 
 import numpy as np
 
-from .caching import jit
-from .kernels import bytes_as, is_finite_row, writable
-from .one_row_entries import BAD_VALUE, DECLINED, NOT_UPDATED, UPDATED, loading
+from ..caching import jit
+from ..kernels.vector import bytes_as, is_finite_row, writable
+from ..loader import loading
+from .codes import BAD_VALUE, DECLINED, NOT_UPDATED, UPDATED
 from .one_row_state import unpack
 
 _family = loading()  # raises unless a family is being loaded; the loader set these two:
@@ -42,7 +43,7 @@ rule_score = family_score  # noqa: F821
 
 RANK_SORT_MAX = 96  # unordered rows with more entries than this are heap-sorted
 
-# As in loops.py: a family whose rules never allocate is compiled without numba's
+# As in binary.py: a family whose rules never allocate is compiled without numba's
 # reference-counted runtime (no atomic reference counts on the row and state views), the
 # runtime flag the loops' own rule step was compiled with. Hence no allocation here: the
 # row goes into a scratch row the caller lends, and the bytes are viewed by ``bytes_as``.

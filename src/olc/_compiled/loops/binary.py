@@ -1,8 +1,17 @@
-"""The online loops: one per input layout, generic over the update rule — a *template*.
+"""The online loops of a binary family: one per input layout, generic over the update rule —
+a *template*, executed once per family by ``loader.instantiate`` (never imported directly),
+with ``family_step`` / ``family_score`` already set to that family's rule dispatchers; each
+family thus gets its own compiled, disk-cached loops, and compiling one never compiles another.
 
-This file is executed once per family by ``families.load`` (never imported directly), with
-``family_step`` / ``family_score`` already set to that family's rule dispatchers; each family
-thus gets its own compiled, disk-cached loops, and compiling one never compiles another.
+Arguments come in bundles, plain tuples of arrays made by ``driver.binary`` (a tuple is one
+argument to pass and unbox; a ``NamedTuple`` would be typed by numba's slow path, ~2 µs more
+per call), unpacked by name at the top of each loop:
+``state``   (vecs, ints, scal): the rule's state, mutated in place;
+``record``  (pred int8, score, updated bool, aux): written at index k − start;
+``check``   the τ evaluation set: (X, y) dense, (data, indices, indptr, y) CSR; read only when
+            ``has_check``.
+The input rows stay separate arguments: a CSR loop's ``data`` is None for binary rows, a type
+numba settles at compile time only for an argument (``csr_row_step``).
 
 The loop visits positions k = start..stop-1 of a stream whose k-th row is ``order[k]`` (the
 identity for the data's order, a permutation for a shuffled pass), so passes and chunks need
@@ -17,27 +26,27 @@ the caller raises with the row's location.
 
 τ: optionally (``check``), after every update the new classifier is tested on a fixed
 evaluation set and the first step at which it classifies every evaluation point with positive
-margin is returned (Ho-Nguyen et al. 2025, §6 (iii)); the test stops at the first violating point and is
-not repeated once τ is found.
+margin is returned (Ho-Nguyen et al. 2025, §6 (iii)); the test stops at the first violating
+point and is not repeated once τ is found.
 """
 import math
 
 import numpy as np
 
-from .caching import jit
-from .families import loading
-from .kernels import (INLINE, PREFETCH_AHEAD, PREFETCH_MIN_WEIGHTS, ROW_PREFETCH_AHEAD,
-                      is_finite_row, prefetch_csr_row, prefetch_weights)
-from .status import BAD_ROW, OK, OVERFLOW
+from ..caching import jit
+from ..kernels.vector import (INLINE, PREFETCH_AHEAD, PREFETCH_MIN_WEIGHTS, ROW_PREFETCH_AHEAD,
+                              is_finite_row, prefetch_csr_row, prefetch_weights)
+from ..loader import loading
+from .codes import BAD_ROW, OK, OVERFLOW
 
-_family = loading()  # raises unless a family is being loaded; families.load set these two:
+_family = loading()  # raises unless a family is being loaded; the loader set these two:
 rule_step = family_step  # noqa: F821
 rule_score = family_score  # noqa: F821
 
 # Without numba's reference-counted runtime (NRT), the row views X[i] and vecs[W] made for
 # every row cost no atomic reference-count updates: measured on dense 400,000 × 100 rows,
-# the perceptron loop went from 96 to 60 ns per row (a bare loop: 52). NRT propagates to
-# every function the loops call, so a family whose rules allocate keeps it
+# the perceptron loop runs at 60 ns per row without it, 96 with it (a bare loop: 52). NRT
+# propagates to every function the loops call, so a family whose rules allocate keeps it
 # (``Family.allocates``).
 LOOP_OPTIONS = {} if _family.allocates else {"_nrt": False}
 
@@ -101,9 +110,12 @@ def _check_csr(rule, cdata, cindices, cindptr, cy, vecs, ints, scal, hp, fast):
 
 
 @jit(**LOOP_OPTIONS)
-def run_dense(rule, X, y, order, start, stop, vecs, ints, scal, hp, fast, pred, score, updated, aux,
-              check_X, check_y, check, step_offset):
+def run_dense(rule, X, y, order, start, stop, state, hp, fast, record, check, has_check,
+              step_offset):
     """Returns (τ or -1, position reached, status)."""
+    vecs, ints, scal = state
+    pred, score, updated, aux = record
+    check_X, check_y = check
     tau = -1
     for k in range(start, stop):
         i = order[k]
@@ -115,23 +127,25 @@ def run_dense(rule, X, y, order, start, stop, vecs, ints, scal, hp, fast, pred, 
         pred[j] = np.int8(p)
         updated[j] = u
         aux[j] = a
-        if check and u and tau < 0:
+        if has_check and u and tau < 0:
             if _check_dense(rule, check_X, check_y, vecs, ints, scal, hp, fast):
                 tau = step_offset + j + 1
     return tau, stop, OK
 
 
 @jit(**LOOP_OPTIONS)
-def run_csr(rule, data, indices, indptr, y, order, start, stop, vecs, ints, scal, hp, fast,
-            pred, score, updated, aux, check_data, check_indices, check_indptr, check_y, check,
-            step_offset):
+def run_csr(rule, data, indices, indptr, y, order, start, stop, state, hp, fast, record, check,
+            has_check, step_offset):
     """``data`` None: binary rows, every stored value is 1 (see ``csr_row_step``)."""
+    vecs, ints, scal = state
+    pred, score, updated, aux = record
+    check_data, check_indices, check_indptr, check_y = check
     tau = -1
     n_prefetch = min(vecs.shape[0], 2)  # v (and a second vector, e.g. OMM's v₋)
     if n_prefetch * vecs.shape[1] < PREFETCH_MIN_WEIGHTS:
         n_prefetch = 0  # the weights stay in L2: prefetching them only costs instructions
     elif vecs.strides[1] != vecs.itemsize:
-        n_prefetch = 1  # feature-major (an averaged state, feature_major.py): one line
+        n_prefetch = 1  # feature-major (an averaged state, layouts/feature_major.py): one line
     for k in range(start, stop):
         if k + ROW_PREFETCH_AHEAD < stop:  # a shuffled pass reads rows from random places
             ahead = order[k + ROW_PREFETCH_AHEAD]
@@ -153,7 +167,7 @@ def run_csr(rule, data, indices, indptr, y, order, start, stop, vecs, ints, scal
         pred[j] = np.int8(p)
         updated[j] = u
         aux[j] = a
-        if check and u and tau < 0:
+        if has_check and u and tau < 0:
             if _check_csr(rule, check_data, check_indices, check_indptr, check_y,
                           vecs, ints, scal, hp, fast):
                 tau = step_offset + j + 1
@@ -161,8 +175,9 @@ def run_csr(rule, data, indices, indptr, y, order, start, stop, vecs, ints, scal
 
 
 @jit(**LOOP_OPTIONS)
-def score_dense(rule, X, vecs, ints, scal, hp, fast, out):
+def score_dense(rule, X, state, hp, fast, out):
     """Decision values; returns the first row with a NaN/inf value, or -1."""
+    vecs, ints, scal = state
     for i in range(X.shape[0]):
         if not is_finite_row(X[i]):
             return i
@@ -171,7 +186,8 @@ def score_dense(rule, X, vecs, ints, scal, hp, fast, out):
 
 
 @jit(**LOOP_OPTIONS)
-def score_csr(rule, data, indices, indptr, vecs, ints, scal, hp, fast, out):
+def score_csr(rule, data, indices, indptr, state, hp, fast, out):
+    vecs, ints, scal = state
     for i in range(indptr.shape[0] - 1):
         a, b = indptr[i], indptr[i + 1]
         if not csr_row_is_finite(data, a, b):

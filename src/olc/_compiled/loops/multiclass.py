@@ -1,15 +1,16 @@
 """Online loops of the genuinely multiclass rules (``rule_ids.Family.multiclass``: K
 prototypes, one step per row that sees every class) — a *template*, executed per family by
-``families.load`` as ``loops.py`` is, with that family's ``family_step`` / ``family_score``.
+``loader.instantiate`` as ``binary.py`` is, with that family's ``family_step`` / ``family_score``.
 
-The same entry points and record as the one-vs-rest loops (``loops_ovr.py``), so
-``driver_ovr`` and ``olc.learners.multiclass`` run both: ``labels`` are class indices, the
-state is K per-class states (``ints`` (K, n_ints), ``scal`` (K, n_scalars), ``hp`` (K, n_hp))
-whose vectors come as one C-contiguous matrix ``W`` with its order ``by_feature`` ((d, K),
-or (K, d) by class: the rule's contract, ``rules/multiclass_pa.py``; ``driver_ovr`` passes
-no other layout), with a scratch ``acc`` (K,) last; the record holds, per row, the
-predicted class index, its score, whether the rule updated and its aux value. Unlike
-one-vs-rest, the rule's step is one call over all K classes.
+The same entry points and record as the one-vs-rest loops (``one_vs_rest.py``), so
+``driver/k_class.py`` and ``olc.learners._framework.multiclass`` run both: ``labels`` are class
+indices; the ``state`` bundle is (W, by_feature, ints, scal): K per-class states (``ints``
+(K, n_ints), ``scal`` (K, n_scalars); ``hp`` (K, n_hp) apart) whose vectors come as one
+C-contiguous matrix ``W`` with its order ``by_feature`` ((d, K), or (K, d) by class: the
+rule's contract, ``rules/multiclass_pa.py``; ``driver/k_class.py`` passes no other layout),
+with a scratch ``acc`` (K,) last; the ``record`` bundle (pred, score, updated, aux) holds,
+per row, the predicted class index, its score, whether the rule updated and its aux value.
+Unlike one-vs-rest, the rule's step is one call over all K classes.
 
 Stopping: a non-finite score stops the loop before anything of that row is learned (the
 rule declines the whole step), with status ``BAD_ROW`` (a NaN/inf value) or ``OVERFLOW``;
@@ -17,22 +18,23 @@ the class returned with it is 0 (no class learned the row).
 """
 import math
 
-from .caching import jit
-from .families import loading
-from .kernels import PREFETCH_AHEAD, PREFETCH_MIN_WEIGHTS, is_finite_row, prefetch
-from .status import BAD_ROW, OK, OVERFLOW
+from ..caching import jit
+from ..loader import loading
+from ..kernels.vector import PREFETCH_AHEAD, PREFETCH_MIN_WEIGHTS, is_finite_row, prefetch
+from .codes import BAD_ROW, OK, OVERFLOW
 
-_family = loading()  # raises unless a family is being loaded; families.load set these two:
+_family = loading()  # raises unless a family is being loaded; the loader set these two:
 rule_step = family_step  # noqa: F821
 rule_score = family_score  # noqa: F821
 
-LOOP_OPTIONS = {} if _family.allocates else {"_nrt": False}  # as in loops.py
+LOOP_OPTIONS = {} if _family.allocates else {"_nrt": False}  # as in binary.py
 
 
 @jit(**LOOP_OPTIONS)
-def run_dense(rule, X, labels, order, start, stop, W, by_feature, ints, scal, hp, fast, pred,
-              score, updated, aux, acc):
+def run_dense(rule, X, labels, order, start, stop, state, hp, fast, record, acc):
     """Returns (position reached, 0, status)."""
+    W, by_feature, ints, scal = state
+    pred, score, updated, aux = record
     for k in range(start, stop):
         i = order[k]
         p, s, u, a = rule_step(rule, None, X[i], labels[i], W, by_feature, ints, scal, hp,
@@ -44,10 +46,12 @@ def run_dense(rule, X, labels, order, start, stop, W, by_feature, ints, scal, hp
 
 
 @jit(**LOOP_OPTIONS)
-def run_csr(rule, data, indices, indptr, labels, order, start, stop, W, by_feature, ints,
-            scal, hp, fast, pred, score, updated, aux, acc):
+def run_csr(rule, data, indices, indptr, labels, order, start, stop, state, hp, fast, record,
+            acc):
+    W, by_feature, ints, scal = state
+    pred, score, updated, aux = record
     n_classes = acc.shape[0]
-    # By feature and beyond the cache (as loops.run_csr): the K weights of each feature the
+    # By feature and beyond the cache (as binary.run_csr): the K weights of each feature the
     # row after next will read, one prefetch per cache line of 8 weights.
     ahead = by_feature and W.shape[0] * n_classes >= PREFETCH_MIN_WEIGHTS
     for k in range(start, stop):
@@ -69,8 +73,9 @@ def run_csr(rule, data, indices, indptr, labels, order, start, stop, W, by_featu
 
 
 @jit(**LOOP_OPTIONS)
-def score_dense(rule, X, W, by_feature, ints, scal, hp, fast, acc, out):
+def score_dense(rule, X, state, hp, fast, acc, out):
     """Decision values (n, K); returns the first row with a NaN/inf value, or -1."""
+    W, by_feature, ints, scal = state
     for i in range(X.shape[0]):
         if not is_finite_row(X[i]):
             return i
@@ -79,7 +84,8 @@ def score_dense(rule, X, W, by_feature, ints, scal, hp, fast, acc, out):
 
 
 @jit(**LOOP_OPTIONS)
-def score_csr(rule, data, indices, indptr, W, by_feature, ints, scal, hp, fast, acc, out):
+def score_csr(rule, data, indices, indptr, state, hp, fast, acc, out):
+    W, by_feature, ints, scal = state
     for i in range(indptr.shape[0] - 1):
         val = data[indptr[i]:indptr[i + 1]]
         if not is_finite_row(val):

@@ -3,7 +3,7 @@ addresses and shapes — the *state descriptor* — instead of six arrays.
 
 Why: numba's compiled wrapper unboxes every array argument on every call (a reference-counted
 wrapper is made and released per array): six arrays cost ~0.9 µs a call, one int64 array
-~0.35 µs (measured: process CPU time, entry points called from Python, 2026-11-26). River
+~0.35 µs (measured: process CPU time, entry points called from Python). River
 calls two entries per example. Inside, ``unpack`` views the memory as the very array types
 the model would have passed — writable C arrays for the state (float64 2-d ``vecs``, int64
 ``ints``, float64 ``scal`` and ``hp``), read-only ones for the scratch row (uint32 columns,

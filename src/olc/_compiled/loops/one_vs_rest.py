@@ -1,10 +1,11 @@
 """One-vs-rest online loops (K ≥ 3 classes): K binary learners in one compiled pass — a
-*template*, executed per family by ``families.load_ovr`` exactly as ``loops.py`` is by
-``families.load`` (``family_step`` / ``family_score`` set to the family's rule dispatchers),
+*template*, instantiated per family by ``loader.instantiate`` exactly as ``binary.py`` is
+(``family_step`` / ``family_score`` set to the family's rule dispatchers),
 and only when a multiclass learner of that family is first used: binary users never compile it.
 
-State of K learners: ``vecs`` (K, n_vectors, d), ``ints`` (K, n_ints), ``scal`` (K, n_scalars),
-``hp`` (K, n_hp); class c's binary state is the view ``[c]``, of exactly the types a binary
+State of K learners, the ``state`` bundle (vecs, ints, scal) as in ``binary.py``: ``vecs``
+(K, n_vectors, d), ``ints`` (K, n_ints), ``scal`` (K, n_scalars); ``hp`` (K, n_hp); the
+``record`` bundle (pred, score, updated, aux) too. Class c's binary state is the view ``[c]``, of exactly the types a binary
 learner's state has, so each rule runs unchanged. Class c's learner sees the label
 y_c = +1 when the row's class index is c and −1 otherwise (scikit-learn's one-vs-rest).
 
@@ -37,17 +38,17 @@ Stopping (``learned[c]``: the first stream position class c has not learned):
 """
 import math
 
-from .caching import jit
-from .families import loading
-from .kernels import (INLINE, PREFETCH_AHEAD, PREFETCH_MIN_WEIGHTS, is_finite_row,
+from ..caching import jit
+from ..loader import loading
+from ..kernels.vector import (INLINE, PREFETCH_AHEAD, PREFETCH_MIN_WEIGHTS, is_finite_row,
                       prefetch_weights)
-from .status import BAD_ROW, OK, OVERFLOW
+from .codes import BAD_ROW, OK, OVERFLOW
 
-_family = loading()  # raises unless a family is being loaded; families.load_ovr set these two:
+_family = loading()  # raises unless a family is being loaded; the loader set these two:
 rule_step = family_step  # noqa: F821
 rule_score = family_score  # noqa: F821
 
-# As in loops.py: without numba's reference-counted runtime the per-row and per-class views
+# As in binary.py: without numba's reference-counted runtime the per-row and per-class views
 # (X[i], vecs[c]) cost no atomic reference counting; families whose rules allocate keep it.
 LOOP_OPTIONS = {} if _family.allocates else {"_nrt": False}
 
@@ -69,11 +70,12 @@ def _close_block(start, b0, end, updated, aux):
 
 
 @jit(**LOOP_OPTIONS)
-def run_dense_ovr(rule, X, labels, order, start, stop, vecs, ints, scal, hp, fast, pred, score,
-                  updated, aux, block, learned):
+def run_dense_ovr(rule, X, labels, order, start, stop, state, hp, fast, record, block, learned):
     """Row-outer (dense rows: see the module docstring; ``block`` is unused). Returns
     (position reached, class reached there, status); ``learned[c]``: the first position
     class c has not learned."""
+    vecs, ints, scal = state
+    pred, score, updated, aux = record
     n_classes = vecs.shape[0]
     for k in range(start, stop):
         i = order[k]
@@ -101,14 +103,16 @@ def run_dense_ovr(rule, X, labels, order, start, stop, vecs, ints, scal, hp, fas
 
 
 @jit(**LOOP_OPTIONS)
-def run_csr_ovr(rule, data, indices, indptr, labels, order, start, stop, vecs, ints, scal, hp,
-                fast, pred, score, updated, aux, block, learned):
+def run_csr_ovr(rule, data, indices, indptr, labels, order, start, stop, state, hp, fast, record,
+                block, learned):
+    vecs, ints, scal = state
+    pred, score, updated, aux = record
     n_classes = vecs.shape[0]
-    n_prefetch = min(vecs.shape[1], 2)  # as loops.run_csr, on one class's vectors
+    n_prefetch = min(vecs.shape[1], 2)  # as binary.run_csr, on one class's vectors
     if n_prefetch * vecs.shape[2] < PREFETCH_MIN_WEIGHTS:
         n_prefetch = 0
     elif vecs.strides[2] != vecs.itemsize:
-        n_prefetch = 1  # feature-major (as loops.run_csr)
+        n_prefetch = 1  # feature-major (as binary.run_csr)
     for b0 in range(start, stop, block):
         end, status, cls = min(stop, b0 + block), OK, n_classes
         for k in range(b0, end):  # a NaN/inf row: no class learns it
@@ -144,8 +148,9 @@ def run_csr_ovr(rule, data, indices, indptr, labels, order, start, stop, vecs, i
 
 
 @jit(**LOOP_OPTIONS)
-def score_dense_ovr(rule, X, vecs, ints, scal, hp, fast, out):
+def score_dense_ovr(rule, X, state, hp, fast, out):
     """Decision values (n, K); returns the first row with a NaN/inf value, or -1."""
+    vecs, ints, scal = state
     for i in range(X.shape[0]):
         if not is_finite_row(X[i]):
             return i
@@ -155,8 +160,9 @@ def score_dense_ovr(rule, X, vecs, ints, scal, hp, fast, out):
 
 
 @jit(**LOOP_OPTIONS)
-def score_csr_ovr(rule, data, indices, indptr, vecs, ints, scal, hp, fast, out):
+def score_csr_ovr(rule, data, indices, indptr, state, hp, fast, out):
     """Class-outer (one class's weights at a time), after every row is found finite."""
+    vecs, ints, scal = state
     n = indptr.shape[0] - 1
     for i in range(n):
         if not is_finite_row(data[indptr[i]:indptr[i + 1]]):

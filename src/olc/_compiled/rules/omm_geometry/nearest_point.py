@@ -51,8 +51,8 @@ import math
 
 import numpy as np
 
-from .caching import jit
-from .kernels import INLINE
+from ...caching import jit
+from ...kernels.vector import INLINE
 from .thin_qr import dot_centered, dotn, norm2, qr_add, qr_delete
 
 OPTIMAL, COLLAPSED, STALLED, FAILED = 0, 1, 2, 3

@@ -24,7 +24,7 @@ from numba.core import cgutils
 from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
 
-from .caching import jit
+from ..caching import jit
 
 
 # Small kernels are inlined into the rules and the loops (numba IR inlining): a call per row
@@ -34,17 +34,18 @@ from .caching import jit
 INLINE = "always"
 # Rarely-run paths (first rounds, exact norm refreshes, renormalizing a scaled vector) are not
 # inlined: a call costs nothing there, and inlining them made up much of the compile time
-# (e-OMM's first-round functions alone: 25 -> 11 s per layout, throughput unchanged).
+# (e-OMM's first-round functions alone: 11 s per layout against 25 inlined, the same
+# throughput).
 COLD = "never"
 # Helpers doing O(nnz(x)) work or more that a rule calls from several places: one compiled
 # copy instead of one per call site (PUMMA's stored-point updates: its step compiled in 18 s).
 SHARED = "never"
 # Hot code with loops that numba would IR-inline many times (the steps of the rules compiled
-# twice for binary CSR rows, loops.py) is compiled once per signature and inlined by LLVM
+# twice for binary CSR rows, loops/binary.py) is compiled once per signature and inlined by LLVM
 # when the caller's module is linked (``forceinline``: LLVM's alwaysinline; numba keeps
 # every function's bitcode for that, cached ones included): numba's IR inlining deep-copies
-# the callee's IR at every call site and nesting level (the linear family's compile time
-# went 56 -> 11 s with this); LLVM's costs nothing measurable, and the machine code is the
+# the callee's IR at every call site and nesting level (the linear family compiles in 11 s
+# so, 56 s IR-inlined); LLVM's costs nothing measurable, and the machine code is the
 # same (no call per row either way).
 LLVM_INLINE = True
 
@@ -101,7 +102,7 @@ def _sparse_dot_split_intrinsic(typingctx, v, idx, val):
     of one <4 x double> accumulator (lane-wise fmul/fadd without fast-math flags are the
     scalar IEEE operations), fed by four gathered weights per step; the tail goes to lane 0,
     then (s0 + s1) + (s2 + s3). Contiguous 1-D rows; the weights contiguous or strided (the
-    feature-major averaged states, ``feature_major.py``)."""
+    feature-major averaged states, ``layouts/feature_major.py``)."""
     if not (isinstance(v, types.Array) and v.ndim == 1 and v.layout in "CA"):
         return None
     for arr in (idx,) + (() if val is types.none else (val,)):
@@ -238,21 +239,6 @@ def axpy(a, idx, val, v):
             v[idx[k]] += a * val[k]
 
 
-@jit()
-def assign(idx, val, v):
-    """v ← x (O(d): clears v first)."""
-    v[:] = 0.0
-    if idx is None:
-        for j in range(val.shape[0]):
-            v[j] = val[j]
-    elif val is None:
-        for k in range(idx.shape[0]):
-            v[idx[k]] = 1.0
-    else:
-        for k in range(idx.shape[0]):
-            v[idx[k]] = val[k]
-
-
 @jit(inline=INLINE)
 def sign(score):
     """sign with sign(0) = +1 (the convention of every algorithm in this package)."""
@@ -262,7 +248,7 @@ def sign(score):
 def _prefetch_intrinsic(typingctx, arr, idx):
     """Hint the CPU to fetch ``arr[idx]`` into cache (LLVM ``llvm.prefetch``, read, high
     locality). The CSR loops issue it for the weights the row after next will read: random
-    reads into a large weight vector are what bounds them (DESIGN.md)."""
+    reads into a large weight vector are what bounds them (docs/architecture.md, "CSR rows")."""
     sig = types.void(arr, idx)
 
     def codegen(context, builder, signature, args):
@@ -353,10 +339,10 @@ PREFETCH_AHEAD = 2  # rows; measured best on W2 (d = 2^20, 50 nnz/row): 1.13× o
 PREFETCH_MIN_WEIGHTS = 2**20  # float64 weights (8 MiB) below which the loops do not prefetch
 # Rows ahead whose stored entries the CSR loops prefetch. A shuffled pass (the drop-ins'
 # epochs) reads each row from a random place, and the row's first cache lines then miss;
-# measured on a bare perceptron loop, shuffled: 20-Newsgroups-like rows (d = 130,000, 60
-# valued entries) 0.31 → 0.16 s, W2 (binary, d = 2^20) 0.117 → 0.087 s; in order, W2
-# 0.056 → 0.049 s. Four rows: the weight prefetch (PREFETCH_AHEAD) then reads indices that
-# are already on their way.
+# measured on a bare perceptron loop, shuffled, without and with it: 20-Newsgroups-like rows
+# (d = 130,000, 60 valued entries) 0.31 and 0.16 s, W2 (binary, d = 2^20) 0.117 and
+# 0.087 s; in order, W2 0.056 and 0.049 s. Four rows: the weight prefetch (PREFETCH_AHEAD)
+# then reads indices that are already on their way.
 ROW_PREFETCH_AHEAD = 4
 
 

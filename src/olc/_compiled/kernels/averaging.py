@@ -44,9 +44,9 @@ Numerical care over long streams:
 """
 import numpy as np
 
-from .caching import jit
-from .kernels import COLD, INLINE, SHARED, dot
-from .layouts.averaging import AveragingScal
+from ..caching import jit
+from .vector import COLD, INLINE, SHARED, dot
+from ..layouts.averaging import AveragingScal
 
 ROWS, COUNT, A, B, BIAS, BASE_SCALE = (AveragingScal.ROWS, AveragingScal.COUNT, AveragingScal.A,
                                        AveragingScal.B, AveragingScal.BIAS,
@@ -67,7 +67,7 @@ def average_start(hp, slot):
 def _add_to_sum(u, a, k, idx, val):
     """u += (a·x)·k on the nonzeros of x (scikit-learn's order of the products)."""
     if idx is None:
-        if val is not None:  # see kernels.py
+        if val is not None:  # see kernels/vector.py
             for j in range(val.shape[0]):
                 u[j] += (a * val[j]) * k
     elif val is None:  # a binary row: a·1.0 = a
@@ -88,9 +88,9 @@ def _add_to_sum(u, a, k, idx, val):
 # The rules pass ``first`` and ``slot`` as their layouts' IntEnum members, each layout's enum a
 # numba type of its own: the thin inlined entry below turns them into plain int64, so that
 # the shared body compiles once per row type, not once per row type and layout (the linear
-# family's perceptron and PA layouts compiled it twice per row type: 3.6 -> 1.7 CPU-s).
+# family's perceptron and PA layouts would compile it twice per row type: 3.6 CPU-s, not 1.7).
 # Not done for ``averaged_score``: every family calls it with one layout, and the same entry
-# around it cost W1's averaged perceptron 15 % (106 -> 122 ns/row, benchmarks/averaging.py).
+# around it costs W1's averaged perceptron 15 % (122 ns/row, not 106; benchmarks/averaging.py).
 @jit(inline=INLINE)
 def average_step(idx, val, u, scal, first, hp, slot, c, s, bias):
     """Account row t in the average, after the rule moved v by (c/s)·x (c = 0: it did not)

@@ -9,8 +9,8 @@ triangularity: O((d + k)·k) per change instead of a refactorisation. (Split out
 """
 import math
 
-from .caching import jit
-from .kernels import INLINE
+from ...caching import jit
+from ...kernels.vector import INLINE
 
 #: A column whose Gram–Schmidt residual is ≤ TOL_DEP·‖b‖ is numerically in the span of
 #: the others (``qr_add`` refuses it).
