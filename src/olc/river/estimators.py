@@ -15,6 +15,7 @@ from river import base
 from .. import config
 from ..learners._framework.validation import InputError
 from .columns import COLUMNS, VALUES, bad_value_error, describe, frame_values, is_number
+from .frames import FrameLearning
 from .state import LearnerState
 
 
@@ -25,7 +26,7 @@ def _sigmoid(s):
     return e / (1.0 + e)
 
 
-class _Common(LearnerState):
+class _Common(FrameLearning, LearnerState):
     # The two methods below run once per example: a row costs, when its keys are cached,
     # tuple(x), a dict lookup, struct.pack and the compiled call, else one column lookup per
     # key and two struct.pack; learning the dict just scored, a dict comparison and the

@@ -12,22 +12,17 @@ from itertools import repeat
 import numpy as np
 
 from .. import config
-from .._compiled.driver.binary import decision_values, run_online
-from .._compiled.driver.inputs import LoopInput
 from .._compiled.driver.one_row import BAD_VALUE, DECLINED, bind, entries_for, row_buffers
 from .._compiled.loops.one_row_state import descriptor
-from .._compiled.loops.codes import OVERFLOW
 from ..learners._framework.model import OnlineLinearModel
 from ..learners._framework.estimator import NotFittedError, clone
 from ..learners._framework.features_in import record_features
 from ..learners._framework.validation import InputError
 from . import growth
-from .columns import (CACHE_LIMIT, Columns, bad_value_error, columns_struct, frame_csr,
-                      pack_values, values_struct)
+from .domain import check_row_domain, domain_error
+from .columns import (CACHE_LIMIT, Columns, bad_value_error, columns_struct, pack_values,
+                      values_struct)
 from .memory import reachable_bytes
-
-_DOMAIN_TEXT = {"binary": "{0, 1}", "sign": "{-1, +1}"}
-
 
 def _declared_columns(features):
     if features is None:
@@ -236,7 +231,7 @@ class LearnerState:
         if r == BAD_VALUE:
             raise bad_value_error(x)
         if self._domain is not None:
-            raise self._domain_error(x)
+            raise domain_error(self._domain, type(self._model).__name__, x, self._columns)
         raise InputError("numerical overflow on this example: the score or the update is not "
                          "finite although its values are (feature magnitudes too large: "
                          "rescale them); nothing was learned from it")
@@ -307,83 +302,7 @@ class LearnerState:
         return s
 
     def _check_domain(self, x, raw, columns):
-        values = np.frombuffer(raw)
-        ok = (values == 1.0) | (values == (0.0 if self._domain == "binary" else -1.0))
-        if not ok.all() or (self._domain == "sign" and len(x) != len(columns)):
-            raise self._domain_error(x, columns)
-
-    def _domain_error(self, x, columns=None):
-        allowed = (0.0, 1.0) if self._domain == "binary" else (-1.0, 1.0)
-        name = type(self._model).__name__
-        for key, value in x.items():
-            if float(value) not in allowed:
-                return InputError(f"feature {key!r} = {value!r} is outside {name}'s input "
-                                  f"domain {_DOMAIN_TEXT[self._domain]}")
-        columns = self._columns if columns is None else columns
-        missing = [n for n in columns.names if n not in x]
-        return InputError(f"expert {missing[0]!r} gave no prediction: {name} needs every "
-                          "expert's ±1 on every example")
-
-    # -- frames ----------------------------------------------------------------------------
-    def _learn_frame(self, names, block, targets):
-        """learn_many: the rows in order through the family's compiled CSR loop (the row of
-        each is the one ``learn_one`` would get from its dict)."""
-        if self._domain is not None:
-            self._check_domain_frame(names, block, self._columns if self._vecs is not None
-                                     else None)
-        n_before = len(self._columns)
-        self._columns.extend(names)
-        if len(self._columns) != n_before:
-            self._added_columns(n_before)
-        X = LoopInput(frame_csr(self._columns, names, block))
-        n = block.shape[0]
-        order = np.arange(n, dtype=np.int64)
-        out = (np.empty(n, np.int8), np.empty(n), np.empty(n, np.bool_), np.empty(n))
-        position = 0
-        while True:
-            _, reached, status = run_online(self._rule, X, targets, order, position, n,
-                                            self._vecs, self._ints, self._scal, self._hp,
-                                            tuple(a[position:] for a in out))
-            self.n_steps_ += reached - position
-            self.n_updates_ += int(np.count_nonzero(out[2][position:reached]))
-            position = reached
-            grown = (self._model._grow_state(self._vecs, self._scal) if status == OVERFLOW
-                     else None)
-            if grown is None:
-                break
-            self._set_state((grown[0], self._ints, grown[1]), self._width)
-        if status:
-            if position == 0:
-                self._forget(n_before)
-            raise InputError(f"numerical overflow at row {position} of the frame (feature "
-                             f"magnitudes too large: rescale them); the {position} row(s) "
-                             "before it were learned")
-
-    def _frame_scores(self, names, block):
-        if self._vecs is None:
-            columns = Columns(names)
-            state = growth.initial_state(self._model, len(columns))
-        else:
-            columns, state = self._columns, self._state
-        if self._domain is not None:
-            self._check_domain_frame(names, block, columns)
-        values, _ = decision_values(self._rule, LoopInput(frame_csr(columns, names, block)),
-                                    *state, self._hp)
-        return values
-
-    def _check_domain_frame(self, names, block, known):
-        allowed = 0.0 if self._domain == "binary" else -1.0
-        bad = np.argwhere((block != 1.0) & (block != allowed))
-        if bad.size:
-            r, c = bad[0]
-            raise InputError(f"feature {names[c]!r} = {float(block[r, c])!r} at row {r} is outside "
-                             f"{type(self._model).__name__}'s input domain "
-                             f"{_DOMAIN_TEXT[self._domain]}")
-        if self._domain == "sign" and known is not None:
-            missing = [n for n in known.names if n not in set(names)]
-            if missing:
-                raise InputError(f"expert {missing[0]!r} gave no prediction: "
-                                 f"{type(self._model).__name__} needs every expert's ±1")
+        check_row_domain(self._domain, type(self._model).__name__, x, raw, columns)
 
     # -- the olc learner -------------------------------------------------------------------
     def to_olc(self):
