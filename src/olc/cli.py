@@ -331,7 +331,7 @@ def run():  # pragma: no cover - console entry point (`olc`, `python -m olc`)
     A command that touched numba and matplotlib leaves millions of objects; Python's
     finalization (a full garbage collection, then every module's objects freed one by one)
     took ~0.45 s of a 2.5 s ``olc compare`` (measured: `benchmarks/startup.py`). Everything
-    a command writes is closed and renamed before it returns (``olc._atomic``), so nothing
+    a command writes is closed and renamed before it returns (``olc._util.atomic``), so nothing
     needs that teardown: :func:`olc.cli_support.exit_now` does what finalization must (joins
     threads, runs the ``atexit`` handlers, flushes standard output and error) and ends the
     process."""

@@ -10,7 +10,7 @@ import typer
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
-from ._sparse import issparse
+from ._util.sparse import issparse
 from .learners.registry import UnknownAlgorithmError, info
 
 # -- errors: one line, no traceback (unless --debug / OLC_DEBUG=1) -----------------------------
@@ -155,7 +155,7 @@ def announce_early(names, data):
 
 def writable_folder(path, option):
     """Fail before any work when ``path`` cannot be the output folder (then create it)."""
-    from ._atomic import check_out_dir
+    from ._util.atomic import check_out_dir
 
     try:
         check_out_dir(path, option)

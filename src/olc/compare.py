@@ -11,7 +11,7 @@ import numpy as np
 
 from .evaluate import final_margin, progressive
 from .learners.registry import info, make
-from .progress import LazyProgress
+from ._util.progress import LazyProgress
 from .report import write_json
 
 

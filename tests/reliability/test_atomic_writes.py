@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import olc
-from olc import _atomic
+from olc._util import atomic as _atomic
 from olc.report import plot_cumulative_error, write_csv, write_json
 
 from ._support import ROOT

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from olc._cache import CacheDiscardedWarning
+from olc._util.cache import CacheDiscardedWarning
 from olc.data.synthetic import separable
 from olc.experiments.omm_adult import data as adult_omm_data
 from olc.experiments.omm_adult import geometry

@@ -2,7 +2,7 @@
 wrong shape, wrong version, valid JSON of the wrong shape) is discarded with a one-line
 :class:`CacheDiscardedWarning` and rebuilt by the caller.
 
-Entries are written with :mod:`olc._atomic` (temporary file, fsync, rename), so concurrent
+Entries are written with :mod:`olc._util.atomic` (temporary file, fsync, rename), so concurrent
 builders of the same entry cannot corrupt it: each writes its own temporary file and the
 last rename wins with a complete entry (both hold the same content, since an entry is a
 function of its key). No lock is needed.
