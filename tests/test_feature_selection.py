@@ -1,4 +1,4 @@
-"""olc.feature_selection: information gain by hand, the game LP against closed forms and an
+"""olc.features.selection: information gain by hand, the game LP against closed forms and an
 independent (enumerated) formulation."""
 import itertools
 import math
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy.optimize import linprog
 
-from olc.feature_selection import (
+from olc.features.selection import (
     SeenCounts,
     game_lp,
     game_selection,

@@ -165,13 +165,13 @@ def test_output_reader_that_closes_early(args):
     """`olc … | head`: the command ends quietly with status 1 (Python's recipe for SIGPIPE),
     not with `error: [Errno 32] Broken pipe`."""
     done = _with_closed_stdout(f"import sys\nsys.argv = ['olc', *{args!r}]\n"
-                               "from olc.cli import run\nrun()")
+                               "from olc.cli.app import run\nrun()")
     assert (done.returncode, done.stderr) == (1, "")
 
 
 def test_exit_with_output_still_buffered_for_a_reader_that_has_gone():
     done = _with_closed_stdout("print('buffered output', end='')\n"
-                               "from olc.cli_support import exit_now\nexit_now(0)")
+                               "from olc.cli.support import exit_now\nexit_now(0)")
     assert (done.returncode, done.stderr) == (1, "")
 
 

@@ -6,7 +6,7 @@ results.json, a claims summary) and the one pipeline every reproduction runs thr
 from ..._util.lazy import lazy_attributes
 
 # Exported names load their modules on first use: every ``olc reproduce NAME`` command
-# imports :mod:`.cli_support` (typer only) when ``olc`` starts, without numpy or scipy.
+# imports :mod:`.command` (typer only) when ``olc`` starts, without numpy or scipy.
 _EXPORTS = {
     "METRICS": "olc.experiments.engine.metrics",
     "Metric": "olc.experiments.engine.metrics",

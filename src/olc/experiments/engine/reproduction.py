@@ -12,7 +12,7 @@ planned) → runs executed through the run store (stored ones reused) → outcom
 figures → claims tested → ``summary.md`` → ``results.json``.
 
 The console lines and the shared command-line options (``--out``, ``--n-jobs``,
-``--scheduler``, ``--force``) are :mod:`.cli_support`'s.
+``--scheduler``, ``--force``) are :mod:`.command`'s.
 """
 from __future__ import annotations
 

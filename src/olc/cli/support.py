@@ -10,8 +10,8 @@ import typer
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
-from ._util.sparse import issparse
-from .learners.registry import UnknownAlgorithmError, info
+from .._util.sparse import issparse
+from ..learners.registry import UnknownAlgorithmError, info
 
 # -- errors: one line, no traceback (unless --debug / OLC_DEBUG=1) -----------------------------
 
@@ -21,7 +21,7 @@ _FORESEEABLE = (OSError, ValueError, TypeError, EOFError, MemoryError, RuntimeEr
 
 
 def _foreseeable(exc):
-    from .data.errors import DataError
+    from ..data.errors import DataError
 
     return isinstance(exc, _FORESEEABLE + (DataError, UnknownAlgorithmError)) or \
         type(exc).__module__ in ("lzma", "zlib", "gzip", "bz2", "zipfile")
@@ -122,7 +122,7 @@ def _rows_are_sparse(data):
     only the loaded data can tell."""
     if data == "synthetic" or data.startswith("synthetic:"):
         return False
-    from .data.registry import datasets, get_spec
+    from ..data.registry import datasets, get_spec
 
     name = data.partition(":")[0]
     if name in datasets():
@@ -133,7 +133,7 @@ def _rows_are_sparse(data):
 def announce_compile(names, X=None, sparse=None):
     """Say at once which compiled families this command will build (first use only), from
     the data's layout (``sparse``, or that of ``X``)."""
-    from ._compiled import families
+    from .._compiled import families
 
     if sparse is None:
         sparse = issparse(X)
@@ -155,7 +155,7 @@ def announce_early(names, data):
 
 def writable_folder(path, option):
     """Fail before any work when ``path`` cannot be the output folder (then create it)."""
-    from ._util.atomic import check_out_dir
+    from .._util.atomic import check_out_dir
 
     try:
         check_out_dir(path, option)
