@@ -28,7 +28,7 @@ u = −Σ_k (k−1)·Δw_k, and (u + n·w)/n = the mean, by summation by parts.)
 Numerical care over long streams:
 - The counters are exact: n, t are integers in float64 (exact to 2⁵³ rows). a and b grow
   like n; the recursion b ← b/(1 − 1/n) stays within 1 ulp of n (measured up to n = 2·10⁶,
-  ``tests/averaging``) and a = Σ (1/n)·b·s snaps to the integer n when s = 1. No overflow
+  ``tests/learners/averaging``) and a = Σ (1/n)·b·s snaps to the integer n when s = 1. No overflow
   below ~10³⁰⁰/|w| rows.
 - Cancellation: u and a·v are each ~n·|w| and their sum is n·|mean|; the rounding left in
   the mean is ~ε·(number of updates of a coordinate)·max|w| — the same order as the

@@ -8,6 +8,7 @@ import stat
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,7 +17,7 @@ import olc
 from olc._util import atomic as _atomic
 from olc.report import plot_cumulative_error, write_csv, write_json
 
-from ._support import ROOT
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Crash(Exception):

@@ -4,7 +4,7 @@ on dense streams without all-zero rows (scikit-learn's PA-I skips those without 
 them: ``olc.learners._framework.averaging``).
 
 Strict mode: **bit for bit** — olc's iterates are scikit-learn's
-(tests/exactness/test_sklearn_parity.py) and its lazy sum does scikit-learn's arithmetic in
+(tests/learners/exactness/test_sklearn_parity.py) and its lazy sum does scikit-learn's arithmetic in
 scikit-learn's order (``WeightVector.add_average``, ``reset_wscale``: (aw + a·w)·(1/b)); SGD
 with an L2 penalty as long as the scale stays above 2⁻¹⁰ (olc then rebases the average,
 scikit-learn only below 1e-9). The default (reassociated) mode: 1e-10 relative, as the

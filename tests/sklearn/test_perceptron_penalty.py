@@ -147,7 +147,7 @@ def test_averaged_long_run(penalty):
     and a·w (a ~ 1/scale), so the averaged model agrees to 1e-7 relative, not bit for bit.
     The iterates stay bit for bit (their intercept is not compared: scikit-learn's binary
     ``_standard_intercept`` is not updated once averaging has begun,
-    ``tests/averaging/test_averaging_sklearn.py``)."""
+    ``tests/learners/averaging/test_averaging_sklearn.py``)."""
     X, y = _data("binary", False)
     params = dict(alpha=0.01, l1_ratio=0.3, random_state=0, max_iter=40, tol=None)
     with olc.strict_mode():

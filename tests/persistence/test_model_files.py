@@ -13,9 +13,9 @@ import olc
 from olc.learners.registry import info
 from olc.persistence import FORMAT, PersistenceError
 
-from ._support import KIND, NAMES, fit_kwargs, in_domain
+from _in_domain import KIND, NAMES, fit_kwargs, in_domain
 
-FIXTURES = Path(__file__).resolve().parents[1] / "persistence_fixtures" / "v0_1_0"
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "v0_1_0"
 EXPECTED = json.loads((FIXTURES / "expected.json").read_text())
 
 

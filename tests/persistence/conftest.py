@@ -1,6 +1,6 @@
 import pytest
 
-from ._support import LoadWorker
+from _load_worker import LoadWorker
 
 
 @pytest.fixture(scope="session")

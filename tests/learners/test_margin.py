@@ -714,7 +714,7 @@ def test_olc_0_1_0_state_upgrades_to_the_named_layout(name):
     learner = fitted_from(meta, (vecs, ints, scal), classes)
     values = learner.decision_function(np.array(expected["probe"]))
     np.testing.assert_array_equal(values, expected["values"])
-    # The stream the fixture was trained on (tests/persistence_fixtures/make_v0_1_0.py).
+    # The stream the fixture was trained on (tests/persistence/fixtures/make_v0_1_0.py).
     rng = np.random.default_rng(7)
     X = rng.normal(size=(40, 6))
     y = np.where(X[:, 0] - 0.5 * X[:, 1] + 0.1 > 0, 1, -1)

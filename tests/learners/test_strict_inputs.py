@@ -6,7 +6,7 @@ import pytest
 import olc
 from olc.learners import InputError
 
-from ._support import KIND, NAMES, fit_kwargs, in_domain
+from _in_domain import KIND, NAMES, fit_kwargs, in_domain
 
 CLASSIFIERS = [n for n in NAMES if KIND[n] == "classifier"]
 

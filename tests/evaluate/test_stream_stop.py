@@ -7,7 +7,7 @@ import pytest
 import olc
 from olc.learners import StreamStoppedError
 
-from ._support import NAMES, fit_kwargs, in_domain
+from _in_domain import NAMES, fit_kwargs, in_domain
 
 STATE = ("_vecs", "_ints", "_scal", "n_steps_", "n_updates_", "classes_")
 

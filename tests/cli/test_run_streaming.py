@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 import olc
 from olc.cli import app
 
-from ._support import KIND, in_domain
+from _in_domain import KIND, in_domain
 
 
 @pytest.mark.parametrize("name", ["perceptron", "pa-i", "e-omm", "arow", "sgd-regression",

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import olc
 
-from ._support import KIND, NAMES, fit_kwargs, in_domain
+from _in_domain import KIND, NAMES, fit_kwargs, in_domain
 
 _saved = {}
 

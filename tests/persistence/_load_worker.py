@@ -1,5 +1,5 @@
-"""Shared helpers of the reliability tests: in-domain streams for every catalogue entry and a
-subprocess that loads model files (so a crash fails a test instead of killing the run)."""
+"""A subprocess that loads model files (so that a crash fails a test instead of killing the
+run), for the persistence tests' ``load_worker`` fixture."""
 import json
 import os
 import select
@@ -7,36 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
-
-import olc
-
-ROOT = Path(__file__).resolve().parents[2]
-NAMES = [e.name for e in olc.algorithms()]
-KIND = {e.name: e.kind for e in olc.algorithms()}
-
-
-def in_domain(name, seed=0, n=40, d=6):
-    """(X, y) a learner accepts: Winnow's X in {0, 1}, the experts' in {−1, +1}, else real;
-    y: labels 0/1 (both present early) or, for regressors, real targets."""
-    rng = np.random.default_rng(seed)
-    domain = getattr(olc.algorithms()[NAMES.index(name)].cls, "input_domain", None)
-    if domain == "binary":
-        X = (rng.random((n, d)) < 0.4).astype(float)
-    elif domain == "sign":
-        X = np.where(rng.random((n, d)) < 0.5, 1.0, -1.0)
-    else:
-        X = rng.normal(size=(n, d))
-    score = X @ rng.normal(size=d) + 0.1
-    if KIND[name] == "regressor":
-        return X, score + 0.01 * rng.normal(size=n)
-    y = (score > 0).astype(int)
-    y[0], y[1] = 0, 1
-    return X, y
-
-
-def fit_kwargs(name):
-    return {"classes": [0, 1]} if KIND[name] == "classifier" else {}
+TESTS = Path(__file__).resolve().parents[1]
+ROOT = TESTS.parent
 
 
 _WORKER = r"""
@@ -44,7 +16,7 @@ import hashlib, json, sys, warnings
 import numpy as np
 warnings.simplefilter("ignore")
 sys.path.insert(0, sys.argv[1])
-from _support import in_domain, KIND
+from _in_domain import in_domain, KIND
 import olc
 from olc.persistence import PersistenceError
 
@@ -88,7 +60,7 @@ class LoadWorker:
     def _start(self):
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(
             [str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]))
-        self.proc = subprocess.Popen([sys.executable, "-c", _WORKER, str(Path(__file__).parent)],
+        self.proc = subprocess.Popen([sys.executable, "-c", _WORKER, str(TESTS)],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, text=True, env=env, bufsize=1)
 

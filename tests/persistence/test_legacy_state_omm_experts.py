@@ -1,4 +1,4 @@
-"""Model files of olc 0.1.0 (tests/persistence_fixtures/v0_1_0, written by
+"""Model files of olc 0.1.0 (tests/persistence/fixtures/v0_1_0, written by
 ``make_v0_1_0.py``) for the OMM and experts learners, read through each learner's
 upgrade in ``olc.persistence.v0_1_0``: the upgraded learner gives the decision values olc
 0.1.0 gave, bit for bit, and keeps learning exactly as a learner trained by this version on the same

@@ -1,4 +1,4 @@
-"""Files saved by olc 0.1.0 (``tests/persistence_fixtures/v0_1_0``), upgraded to the named
+"""Files saved by olc 0.1.0 (``tests/persistence/fixtures/v0_1_0``), upgraded to the named
 layouts by each learner's upgrade in ``olc.persistence.v0_1_0``, score the probe set exactly as the
 0.1.0 model did, and learning goes on from them.
 

@@ -1,4 +1,4 @@
-"""The model files olc 0.1.0 saved (``tests/persistence_fixtures/v0_1_0``, written by
+"""The model files olc 0.1.0 saved (``tests/persistence/fixtures/v0_1_0``, written by
 ``make_v0_1_0.py``), read the way an upgrade reads them: the raw arrays go through the
 learner's upgrade in ``olc.persistence.v0_1_0`` (not ``olc.load``, so each test sees that
 step)."""
@@ -10,7 +10,7 @@ import numpy as np
 from olc.learners.registry import info
 from olc.persistence import v0_1_0
 
-FIXTURES = Path(__file__).resolve().parents[1] / "persistence_fixtures" / "v0_1_0"
+FIXTURES = Path(__file__).resolve().parent / "persistence" / "fixtures" / "v0_1_0"
 
 
 def legacy_file(name):
