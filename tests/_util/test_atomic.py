@@ -1,4 +1,4 @@
-"""Atomic writes (issue 12, item 2): a writer that dies at any moment leaves the old file or
+"""Atomic writes: a writer that dies at any moment leaves the old file or
 the new one, never a truncated file — models, results JSON, tables, figures, caches."""
 import json
 import os

@@ -1,4 +1,4 @@
-"""Caches that heal (issue 12, item 3): a cache entry that cannot be read or does not verify
+"""Caches that heal: a cache entry that cannot be read or does not verify
 (truncated, wrong shape, wrong version, valid JSON of the wrong shape) is discarded with a
 one-line warning and rebuilt; the result equals a build without cache."""
 import json

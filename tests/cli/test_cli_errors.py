@@ -1,4 +1,4 @@
-"""One-line CLI errors (issue 12, item 4): every foreseeable error prints ``error: …`` naming
+"""One-line CLI errors: every foreseeable error prints ``error: …`` naming
 what and where, exits with status 2 and shows no traceback; ``--debug`` / ``OLC_DEBUG=1``
 show it. Damaged data files name the file and the last good line; a data file damaged after
 it was verified says which file to replace."""

@@ -1,4 +1,4 @@
-"""Streaming (issue 12, load measurements): ``olc.progressive(learner, chunks)`` and
+"""Streaming: ``olc.progressive(learner, chunks)`` and
 ``olc run --data FILE --stream`` learn a file chunk by chunk with memory bounded by the chunk,
 and give the totals of the in-memory run."""
 import json

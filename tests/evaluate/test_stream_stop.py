@@ -1,4 +1,4 @@
-"""No NaN left behind (issue 12, item 6, the generic part): after any StreamStoppedError the
+"""No NaN left behind: after any StreamStoppedError the
 learner's state is exactly the state of a learner that learned only the rows before the bad
 row — for every learner, whether the bad row is in the first batch or a later one."""
 import numpy as np

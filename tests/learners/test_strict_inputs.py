@@ -1,4 +1,4 @@
-"""Strict labels and inputs (issue 12, item 5): labels checked as scikit-learn checks them,
+"""Strict labels and inputs: labels checked as scikit-learn checks them,
 ``olc.progressive`` takes what ``fit`` takes, NumPy scalar parameters save as plain values."""
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""Mutated model files of every learner (issue 12, item 1): truncated, reshaped, retyped,
+"""Mutated model files of every learner: truncated, reshaped, retyped,
 renamed or dropped arrays, edited metadata. Loading and using the file (predict, then
 partial_fit) in a subprocess gives a PersistenceError or an exact round trip, never a crash
 or another exception."""

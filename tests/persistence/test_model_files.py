@@ -1,4 +1,4 @@
-"""Model files (issue 12, item 1): ``olc.load`` checks every field before compiled code sees
+"""Model files: ``olc.load`` checks every field before compiled code sees
 it; a bad file is a PersistenceError naming the file, the field, what was expected and what
 was found. Files that crashed the process are loaded in a subprocess (``load_worker``)."""
 import json

@@ -1,5 +1,5 @@
 """Translation invariance (Ho-Nguyen et al. 2025, Remarks 2.1, 3.1, 3.4), and invariance
-under scaling by powers of two (issue 12: no overflow or underflow of the state from 2^-1000
+under scaling by powers of two (no overflow or underflow of the state from 2^-1000
 to 2^1000).
 
 Shifting every x_t by the same u leaves e-OMM's run unchanged: the same predictions, updates

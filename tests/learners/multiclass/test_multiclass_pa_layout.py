@@ -1,6 +1,6 @@
 """The multiclass PA's prototypes in memory (``_compiled/layouts/multiclass_pa.py``): by class
 while K·d weights fit in cache, by feature beyond (the K weights of a feature in one cache
-line: issue 11's CSR speed). The order changes no CSR result and no strict result, bit for
+line: the CSR rows' speed). The order changes no CSR result and no strict result, bit for
 bit; a state in the other order (a model file, an assigned array) is put in order once and
 kept; one compiled specialization serves both orders, dense and CSR, fitted and loaded."""
 import numpy as np

@@ -80,8 +80,8 @@ def _add_to_sum(u, a, k, idx, val):
 
 
 # The per-row averaging and the averaged score are compiled once per row layout and called
-# (``kernels.SHARED``): IR-inlined (numba) they were copied into every step and score site,
-# and LLVM-inlined (``forceinline``) they re-optimized each step with four copies of the
+# (``kernels.SHARED``): IR-inlined (numba) they would be copied into every step and score site,
+# and LLVM-inlined (``forceinline``) each step would be re-optimized with four copies of the
 # body (PA's passive exits); both cost the linear family 2-2.7× its cold compile time
 # (measured with numba's compile events). A call per averaged row costs little next to it.
 #
