@@ -4,7 +4,7 @@ Importing ``olc`` is cheap: the learners, the online protocol and persistence (a
 scikit-learn, numba and matplotlib) are imported when first used (PEP 562 ``__getattr__``),
 e.g. ``olc.Perceptron``, ``olc.make("pa-i")``, ``olc.progressive``, ``olc.load``.
 """
-from ._lazy import lazy_attributes
+from ._util.lazy import lazy_attributes
 from .config import set_strict_arithmetic, strict_arithmetic, strict_mode
 from .learners.registry.catalogue import LEARNER_CLASSES
 

@@ -7,7 +7,7 @@ def main():
     Ctrl-C during a command does (status 130, nothing printed), not with Python's traceback
     of whatever import it interrupted."""
     try:
-        from .cli import run
+        from .cli.app import run
     except KeyboardInterrupt:
         sys.exit(130)
     run()

@@ -1,105 +1,14 @@
 """Side-by-side comparison of learners on one stream in the online protocol.
 
-Combines the other rooms only: learners (``make``), evaluation (``progressive``, metrics) and
-report (JSON, figure). The command ``olc compare`` is a thin wrapper around
-:func:`compare_learners`.
+Combines the other rooms only: learners (by catalogue name), evaluation
+(:func:`olc.evaluate.summary.run_one`) and report (JSON, figure). The command ``olc compare``
+(:mod:`olc.cli.compare`) is a thin wrapper around :func:`compare_learners`.
 """
-import ast
 from pathlib import Path
 
-import numpy as np
-
-from .evaluate import final_margin, progressive
-from .learners.registry import info, make
-from .progress import LazyProgress
+from ._util.progress import LazyProgress
+from .evaluate.summary import run_one
 from .report import write_json
-
-
-def parse_value(text):
-    """A command-line value: Python literal if it parses (1, 0.5, True, None, 'x'), else the
-    raw string; ``true``/``false`` are accepted too."""
-    lowered = text.strip().lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    try:
-        return ast.literal_eval(text)
-    except (ValueError, SyntaxError):
-        return text
-
-
-def parse_param_assignments(assignments, names):
-    """``["C=0.1", "e-omm:rho=0.5"]`` → {name: {param: value}} for the given learner names.
-
-    ``k=v`` goes to every learner that has parameter k (an error if none has it);
-    ``ALGO:k=v`` to that learner only (an error if it has no such parameter).
-    """
-    result = {name: {} for name in names}
-    for text in assignments:
-        left, eq, raw = text.partition("=")
-        target, _, key = left.rpartition(":")
-        target, key = target.strip(), key.strip()
-        if not eq or not key:
-            raise ValueError(f"--param {text!r}: expected k=v or ALGO:k=v")
-        value = parse_value(raw)
-        targets = [target] if target else names
-        if target and target not in result:
-            raise ValueError(f"--param {text!r}: {target} is not among the learners "
-                             f"being run ({', '.join(names)})")
-        accepted = [n for n in targets if key in info(n).parameters]
-        if not accepted:
-            where = target or "any of " + ", ".join(names)
-            raise ValueError(f"--param {text!r}: {where} has no parameter {key!r}")
-        for n in accepted:
-            result[n][key] = value
-    return result
-
-
-def run_one(name, params, X, y, passes=1, seed=None, track_tau=True):
-    """One learner in the online protocol; returns (summary dict, learner, result).
-
-    A regressor is run on y as real-valued targets: no τ, mistakes or margin (None); its
-    summary has the squared/absolute error sums and means instead (``ProgressiveResult``)."""
-    learner = make(name, **params)
-    regression = info(name).kind == "regressor"
-    # τ and γ̄ are binary notions: K ≥ 3 classes (one-vs-rest) report None for both
-    binary = not regression and np.unique(np.asarray(y)).size <= 2
-    result = progressive(learner, X, y, passes=passes, shuffle_seed=seed,
-                         tau_on="data" if track_tau and binary else None)
-    summary = result.summary()
-    if regression:
-        summary.update(params=params, error_rate=None, final_margin=None)
-    else:
-        summary.update(params=params, error_rate=result.mistakes / result.n_steps,
-                       final_margin=final_margin(learner, X, y) if binary else None)
-    if not track_tau:
-        summary["tau"] = None
-    return summary, learner, result
-
-
-def run_one_streamed(name, params, path, chunk_rows=10_000, progress=None):
-    """One learner over an svmlight file read chunk by chunk (memory bounded by the chunk):
-    one pass in file order, then one more pass for the final margin γ̄ (classifiers); τ is
-    not tracked (it needs the whole data set at every update). Returns (summary, learner);
-    the summary has the keys of :func:`run_one`'s, ``data`` included."""
-    from .data import iter_svmlight_chunks
-    from .evaluate.streaming import streamed_final_margin
-
-    learner = make(name, **params)
-    result = progressive(learner, iter_svmlight_chunks(path, chunk_rows), progress=progress)
-    summary = result.summary()
-    summary["params"] = params
-    if result.kind == "regressor":
-        summary.update(error_rate=None, final_margin=None)
-    else:
-        binary = len(learner.classes_) <= 2  # γ̄ is a binary notion
-        summary.update(error_rate=result.mistakes / max(result.n_steps, 1),
-                       final_margin=streamed_final_margin(learner, iter_svmlight_chunks(
-                           path, chunk_rows, n_features=learner.n_features_in_))
-                       if binary else None)
-    summary["data"] = {"name": Path(path).name, "rows": result.n_steps,
-                       "features": int(learner.n_features_in_), "sparse": True,
-                       "labels": result.labels, "streamed": True, "chunk_rows": chunk_rows}
-    return summary, learner
 
 
 def _run_for_compare(name, params, X, y, passes, seed, track_tau):

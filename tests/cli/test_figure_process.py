@@ -1,6 +1,6 @@
 """Start-up helpers of the command line: the figure drawn by a helper process is the figure
 drawn in process (same bytes); its errors are raised in the command; a missing or dead helper
-costs nothing but the parallelism. ``olc.cli_support.exit_now`` ends a command as Python's
+costs nothing but the parallelism. ``olc.cli.support.exit_now`` ends a command as Python's
 exit would (atexit handlers, flushed output, the exit status)."""
 import subprocess
 import sys
@@ -94,7 +94,7 @@ def test_exit_now_ends_as_python_exit_would(code, status, message):
     done = _run("import atexit\n"
                 "atexit.register(lambda: print('atexit ran', flush=True))\n"
                 "print('buffered output', end='')\n"
-                f"from olc.cli_support import exit_now\nexit_now({code!r})\n"
+                f"from olc.cli.support import exit_now\nexit_now({code!r})\n"
                 "print('never')")
     assert done.returncode == status
     assert done.stdout == "buffered outputatexit ran\n"
@@ -105,5 +105,5 @@ def test_exit_now_waits_for_threads_that_are_not_daemons():
     done = _run("import threading, time\n"
                 "t = threading.Thread(target=lambda: (time.sleep(0.2), print('thread done')))\n"
                 "t.start()\n"
-                "from olc.cli_support import exit_now\nexit_now(0)")
+                "from olc.cli.support import exit_now\nexit_now(0)")
     assert done.returncode == 0 and done.stdout == "thread done\n"

@@ -13,7 +13,7 @@ import olc
 
 #: Classifiers defined on a restricted input domain (``input_domain``: Winnow {0,1}; Weighted
 #: Majority and RWM {−1,+1}) reject this suite's real-valued streams by design; the same
-#: checks run on in-domain streams in tests/catalogue/test_experts.py.
+#: checks run on in-domain streams in tests/learners/test_experts.py.
 DOMAIN_RESTRICTED = [e.name for e in olc.algorithms() if getattr(e.cls, "input_domain", None)]
 ALGORITHMS = [entry.name for entry in olc.algorithms()
               if entry.kind == "classifier" and entry.name not in DOMAIN_RESTRICTED]
@@ -28,7 +28,7 @@ each_algorithm = pytest.mark.parametrize("name", ALGORITHMS)
 #: argmax class, first on ties; score = its score). The checks of the binary record (±1
 #: predictions, sign(0) = +1, score = the decision value, τ) do not apply to them; the same
 #: properties for their class-index records are tested in
-#: tests/multiclass/test_multiclass_pa_contract.py.
+#: tests/learners/multiclass/test_multiclass_pa_contract.py.
 CLASS_INDEX_RECORDS = [name for name in ALGORITHMS
                        if getattr(ENTRIES[name].cls, "_prototypes", False)]
 #: ``@each_binary_record_algorithm``: the classifiers whose two-class record is ±1.

@@ -1,4 +1,4 @@
-"""Contract 13: declarative parameters and named layouts (issue 10).
+"""Contract 13: declarative parameters and named layouts.
 
 Every learner declares its parameters' constraints (scikit-learn's ``_parameter_constraints``)
 and its rule's named :class:`~olc._compiled.layouts.base.Layout`; ``_hp_values`` names exactly the

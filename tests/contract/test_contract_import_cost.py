@@ -47,7 +47,7 @@ def test_fit_predict_and_the_online_protocol_stay_light(tmp_path):
 
 def test_dense_data_does_not_import_scipy_sparse(tmp_path):
     # scipy.sparse costs ~0.3 s to import: dense work (what ``olc compare`` does) never
-    # needs it, since an input can only be sparse once scipy.sparse is loaded (olc._sparse)
+    # needs it, since an input can only be sparse once scipy.sparse is loaded (olc._util.sparse)
     loaded = _modules_after("""
         import numpy as np
         import olc
@@ -66,7 +66,7 @@ def test_sparse_detection_without_scipy_sparse_loaded_and_with_it():
     import numpy as np
     import scipy.sparse as sp
 
-    from olc._sparse import issparse, scipy_sparse
+    from olc._util.sparse import issparse, scipy_sparse
 
     assert scipy_sparse() is sp
     X = np.eye(3)

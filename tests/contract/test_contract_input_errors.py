@@ -114,7 +114,7 @@ def test_nan_label_is_located(name):
 
 @each_algorithm
 def test_more_than_two_classes(name):
-    """K ≥ 3 classes run one-vs-rest (tests/multiclass); n-OMM, whose state grows, refuses
+    """K ≥ 3 classes run one-vs-rest (tests/learners/multiclass); n-OMM, whose state grows, refuses
     in scikit-learn's words; a label outside ``classes=`` is named by position."""
     X, _ = _data()
     y3 = np.array([0, 1, 2, 0, 1, 2, 0, 1])

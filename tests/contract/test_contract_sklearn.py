@@ -34,7 +34,7 @@ EXPECTED_FAILED["n-omm"] = {
 #: fit_intercept=False (exact to the paper) and cannot reach the accuracy that
 #: check_classifiers_train asks on blobs whose separator misses the origin; they are checked
 #: with the bias (the harder code path: problems solved over (w, b) with x̃ = (x, 1)). The
-#: through-origin default is covered by tests/catalogue/test_regularized.py.
+#: through-origin default is covered by tests/learners/test_regularized.py.
 CHECK_PARAMS: dict[str, dict] = {
     "regularized-pa": {"fit_intercept": True},
     "l2-constrained-pa": {"fit_intercept": True},

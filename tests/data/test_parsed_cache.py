@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 import pytest
 
-from olc._cache import CacheDiscardedWarning
+from olc._util.cache import CacheDiscardedWarning
 from olc.data import fetch, get_spec, load, parsed_cache, read_svmlight
 from olc.data.dataset_spec import DatasetSpec, RemoteFile
 from olc.data.registry import derived_home

@@ -110,7 +110,7 @@ def test_text_pool_is_cached_by_the_raw_files_and_rebuilt_when_they_change(tmp_p
 
     import numpy as np
 
-    from olc._cache import CacheDiscardedWarning
+    from olc._util.cache import CacheDiscardedWarning
     from olc.data import load
     from olc.data.loaders import SRAA_CLASSES
     from olc.data.text import binary_term_matrix

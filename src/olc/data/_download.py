@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 from urllib.request import Request, urlopen
 
-from .._atomic import new_file_mode
+from .._util.atomic import new_file_mode
 
 __all__ = ["download_to_temp", "DestinationNotWritable", "TIMEOUT_S"]
 

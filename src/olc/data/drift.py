@@ -14,9 +14,8 @@ phase    first row           last row
 4        P2 0.5, N2 0.5      P2 0.3, N2 0.7
 =======  ==================  ==================
 
-Every row of this table sums to 1, so (by linearity) every position does: the paper's
-transcription in issue 8 is the paper's text, and no renormalisation is needed. The process
-jumps at the 2→3 boundary (P1 0.3 → 0, P2 0.2 → 0.5, N1 0.5 → 0.2, N2 0 → 0.3): the paper
+Every row of this table sums to 1, so (by linearity) every position does: the table is the
+paper's, and no renormalisation is needed. The process jumps at the 2→3 boundary (P1 0.3 → 0, P2 0.2 → 0.5, N1 0.5 → 0.2, N2 0 → 0.3): the paper
 states it so, and it is the change the second half of the stream tests.
 
 :func:`drift_stream` works on any labelled data: it maps each role to one original class

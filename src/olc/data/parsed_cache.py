@@ -9,9 +9,9 @@ when it was fetched), the number of columns, and :data:`PARSED_FORMAT` (bumped w
 reader's output changes). A data set registered without a checksum is never cached (its
 content has no name).
 
-Entries are written atomically (``olc._atomic``); an entry that cannot be read or does not
+Entries are written atomically (``olc._util.atomic``); an entry that cannot be read or does not
 hold a valid CSR matrix of the expected shape and ±1 labels is discarded with a one-line
-``CacheDiscardedWarning`` and the file is parsed again (``olc._cache``); an unwritable cache
+``CacheDiscardedWarning`` and the file is parsed again (``olc._util.cache``); an unwritable cache
 costs only the parsing.
 
 [Decision] scikit-learn's version is not part of the key (unlike the text pools of
@@ -56,7 +56,7 @@ def read(spec, split, n_features):
     key = entry_key(spec, split, n_features)
     if key is None:
         return None
-    from .._cache import discard, read_npz
+    from .._util.cache import discard, read_npz
 
     path = entry_path(spec, split, key)
     arrays = read_npz(path, _FIELDS)
@@ -103,7 +103,7 @@ def write(spec, split, n_features, X, y):
     key = entry_key(spec, split, n_features)
     if key is None or X.indices.dtype != np.int32 or X.indptr.dtype != np.int32:
         return
-    from .._atomic import atomic_open
+    from .._util.atomic import atomic_open
 
     try:  # atomic: concurrent writers each rename a complete entry
         with atomic_open(entry_path(spec, split, key), "wb") as fh:

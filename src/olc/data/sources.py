@@ -4,7 +4,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._sparse import issparse
+from .._util.sparse import issparse
 
 SYNTHETIC_DEFAULTS = {"n": 20000, "d": 20, "margin": 0.1, "offset": 5.0, "seed": 0}
 

@@ -28,7 +28,7 @@ import numpy as np
 
 from ._compression import open_binary
 from .errors import DataFormatError
-from .._sparse import scipy_sparse
+from .._util.sparse import scipy_sparse
 
 if TYPE_CHECKING:  # annotations only: scipy.sparse is imported when a file is parsed
     import scipy.sparse as sp

@@ -16,7 +16,7 @@ from typing import Iterator
 
 import numpy as np
 
-from .._sparse import issparse
+from .._util.sparse import issparse
 
 __all__ = [
     "Truth",

@@ -2,7 +2,7 @@
 records and classifiers; they never update a model."""
 import numpy as np
 
-from .._sparse import issparse
+from .._util.sparse import issparse
 
 
 def mistakes(pred, y):

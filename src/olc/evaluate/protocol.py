@@ -13,10 +13,10 @@ from ..learners._framework.records import StepRecord
 from ..learners._framework.estimator import clone, is_regressor
 from ..learners._framework.multiclass import new_record
 from ..learners.registry import name_of
-from ..progress import LazyProgress
+from .._util.progress import LazyProgress
 from .metrics import (absolute_error, cumulative_error_rate, cumulative_mean_squared_error,
                       mistakes, squared_error)
-from .._sparse import issparse, scipy_sparse
+from .._util.sparse import issparse, scipy_sparse
 
 DEFAULT_CHUNK = 1 << 16
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..learners._framework.estimator import clone, is_regressor
 from ..learners.registry import name_of
-from ..progress import LazyProgress
+from .._util.progress import LazyProgress
 from .protocol import with_regression_errors
 
 

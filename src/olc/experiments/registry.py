@@ -1,7 +1,7 @@
 """The reproductions behind ``olc reproduce NAME``: name → ``"module:command"``.
 
 A command is built in its paper's light ``command.py`` by
-:func:`olc.experiments.engine.cli_support.reproduction_command` from the options the paper
+:func:`olc.experiments.engine.command.reproduction_command` from the options the paper
 declares (its code is imported only when the command runs, so ``olc --help`` stays fast);
 the CLI registers every entry as ``olc reproduce NAME``. Add a paper with one line here
 (docs/adding-a-reproduction.md).

@@ -4,7 +4,7 @@ built on the estimator framework in ``_framework`` and known by name through ``r
 Names are imported on first use (PEP 562), so ``import olc.learners`` costs nothing: the
 learner modules (and with them scikit-learn and numba) load when a class is touched.
 """
-from .._lazy import lazy_attributes
+from .._util.lazy import lazy_attributes
 from .registry import (CLASS_MODULES, LEARNER_CLASSES, AlgorithmInfo, UnknownAlgorithmError,
                        algorithms, info, make, name_of)
 

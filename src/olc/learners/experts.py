@@ -28,7 +28,7 @@ from .._compiled.layouts.experts import (
 from .._compiled.kernels.random import uniform_array
 from ._framework.classifier import OnlineLinearClassifier
 from ._framework.validation import SEED_LIMIT, InputError, StreamStoppedError, check_seed
-from .._sparse import issparse, scipy_sparse
+from .._util.sparse import issparse, scipy_sparse
 
 BINARY, SIGN = "binary", "sign"
 _DOMAIN_TEXT = {BINARY: "{0, 1}", SIGN: "{-1, +1}"}

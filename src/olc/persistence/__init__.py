@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__
-from .._atomic import atomic_open
+from .._util.atomic import atomic_open
 from .metadata import (
     FORMAT,
     LEGACY_FORMATS,

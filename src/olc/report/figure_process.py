@@ -107,7 +107,7 @@ def _stop(proc):
 
 def _serve():
     """The helper: import matplotlib, run one job, reply, exit (without the interpreter's
-    teardown, as ``olc.cli.run``). Ctrl-C is the command's to handle: the helper ignores it
+    teardown, as ``olc.cli.app.run``). Ctrl-C is the command's to handle: the helper ignores it
     and ends when its standard input closes."""
     import signal
 

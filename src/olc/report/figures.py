@@ -5,7 +5,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._atomic import atomic_open
+from .._util.atomic import atomic_open
 
 FIGURE_DPI = 120
 

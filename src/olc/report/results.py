@@ -4,7 +4,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._atomic import atomic_open
+from .._util.atomic import atomic_open
 
 
 def json_default(obj):

@@ -2,7 +2,7 @@
 import csv
 import math
 
-from .._atomic import atomic_open
+from .._util.atomic import atomic_open
 
 
 def format_number(value, digits=4):

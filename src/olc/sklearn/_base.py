@@ -34,7 +34,7 @@ AVERAGE_CONSTRAINT = [Interval(Integral, 0, None, closed="neither"), "boolean"]
 
 def make_learner(cls, average, **params):
     """The olc binary learner of one problem; ``average`` is forwarded to the learner's own
-    ``average`` parameter (the averaged weights of issue 11, item 3)."""
+    ``average`` parameter."""
     if average:
         try:
             return cls(average=average, **params)

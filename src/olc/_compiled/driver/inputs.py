@@ -2,7 +2,7 @@
 views, CSR column indices as uint32, binary CSR rows detected once per input."""
 import numpy as np
 
-from ..._sparse import issparse
+from ..._util.sparse import issparse
 from ..rule_ids import family_of
 
 

@@ -28,7 +28,7 @@ u = −Σ_k (k−1)·Δw_k, and (u + n·w)/n = the mean, by summation by parts.)
 Numerical care over long streams:
 - The counters are exact: n, t are integers in float64 (exact to 2⁵³ rows). a and b grow
   like n; the recursion b ← b/(1 − 1/n) stays within 1 ulp of n (measured up to n = 2·10⁶,
-  ``tests/averaging``) and a = Σ (1/n)·b·s snaps to the integer n when s = 1. No overflow
+  ``tests/learners/averaging``) and a = Σ (1/n)·b·s snaps to the integer n when s = 1. No overflow
   below ~10³⁰⁰/|w| rows.
 - Cancellation: u and a·v are each ~n·|w| and their sum is n·|mean|; the rounding left in
   the mean is ~ε·(number of updates of a coordinate)·max|w| — the same order as the
@@ -80,8 +80,8 @@ def _add_to_sum(u, a, k, idx, val):
 
 
 # The per-row averaging and the averaged score are compiled once per row layout and called
-# (``kernels.SHARED``): IR-inlined (numba) they were copied into every step and score site,
-# and LLVM-inlined (``forceinline``) they re-optimized each step with four copies of the
+# (``kernels.SHARED``): IR-inlined (numba) they would be copied into every step and score site,
+# and LLVM-inlined (``forceinline``) each step would be re-optimized with four copies of the
 # body (PA's passive exits); both cost the linear family 2-2.7× its cold compile time
 # (measured with numba's compile events). A call per averaged row costs little next to it.
 #

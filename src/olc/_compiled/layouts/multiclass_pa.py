@@ -6,7 +6,7 @@ The state is K per-class states stacked along a first axis, as a one-vs-rest lea
 ``scal[c, BIAS]``; the layout below is one class's part. When K·d weights outgrow the cache
 the prototypes are **stored by feature** (:func:`stored_by_feature`): ``vecs`` (K, 1, d) is
 then a view of a C-contiguous (d, K) matrix, so the K weights of a feature share a cache line
-(issue 11: CSR rows with a large d); otherwise by class, a C-contiguous (K, 1, d). The
+(CSR rows with a large d); otherwise by class, a C-contiguous (K, 1, d). The
 compiled rule gets that matrix and its order (:func:`compiled_view`). Values, shapes, model
 files and the fingerprint are those of the stacked layout; only the memory order differs.
 Every class gets the same hyper-parameters (the rule reads class 0's row of ``hp``):
@@ -38,8 +38,8 @@ def multiclass_pa_hp_values(variant, c, fit_intercept):
 
 #: Prototypes are stored by feature when K·d float64 weights take more than this (bytes): then
 #: they no longer stay in a core's L2 cache (1–2 MiB) and a CSR row read K far-apart cache
-#: lines per stored value (issue 11). Below it, by class: the dense rows' per-class dot
-#: products run as SIMD reductions over contiguous weights (the strided by-feature sums were
+#: lines per stored value. Below it, by class: the dense rows' per-class dot
+#: products run as SIMD reductions over contiguous weights (strided by-feature sums measure
 #: ~3× slower on 100 features at K = 5), and every weight is in cache anyway.
 BY_FEATURE_BYTES = 2 ** 20
 

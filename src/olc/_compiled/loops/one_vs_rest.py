@@ -14,7 +14,7 @@ c = 0..K−1, ``rule_step`` on class c's state (predict, then update). CSR rows:
 are independent, so the loop runs **class-outer in blocks** of ``block`` stream positions:
 for c = 0..K−1, class c's ``rule_step`` on every row of the block, then the next block.
 Row-outer, every stored value of a CSR row reads K weights in K far-apart cache lines, and
-K·d weights no longer fit in cache for a large d (issue 11); class-outer, one class's weights
+K·d weights no longer fit in cache for a large d; class-outer, one class's weights
 stay in cache for a whole block, like a binary learner's. (Dense rows are read once for the
 K classes row-outer, and their K·d weights fit in cache: class-outer measured slower there;
 docs/architecture.md.) Each learner sees its rows in the same order either way, so every

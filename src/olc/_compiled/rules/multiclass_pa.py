@@ -11,7 +11,7 @@ elsewhere, so w·Φ(x, y) = w_y·x and ‖Φ(x, y) − Φ(x, r)‖² = 2‖x‖�
   q = ‖Φ(x,y) − Φ(x,r)‖² = 2(‖x‖² + [fit_intercept]) and
   τ = ℓ/q (PA), min(C, ℓ/q) (PA-I), ℓ/(q + 1/(2C)) (PA-II).
 This is the exact solution of min ½‖W′ − W‖² (+ Cξ, + Cξ²) s.t. s′_y − s′_r ≥ 1 (− ξ), the
-one constraint between y and r (tested against a QP solver, ``tests/exactness``).
+one constraint between y and r (tested against a QP solver, ``tests/learners/exactness``).
 
 [Decision] The bias b_c is the weight of a constant feature 1 in Φ(x, c)'s block, for all
 three variants: it counts in q (the problem above is solved exactly over (W, b)). The

@@ -3,10 +3,10 @@ metrics), a resumable runner (joblib or Dask; one atomic file per run), aggregat
 Student-t confidence intervals, reports (tables with the paper's numbers, figures,
 results.json, a claims summary) and the one pipeline every reproduction runs through
 (:mod:`.reproduction`). See docs/experiments.md and docs/adding-a-reproduction.md."""
-from ..._lazy import lazy_attributes
+from ..._util.lazy import lazy_attributes
 
 # Exported names load their modules on first use: every ``olc reproduce NAME`` command
-# imports :mod:`.cli_support` (typer only) when ``olc`` starts, without numpy or scipy.
+# imports :mod:`.command` (typer only) when ``olc`` starts, without numpy or scipy.
 _EXPORTS = {
     "METRICS": "olc.experiments.engine.metrics",
     "Metric": "olc.experiments.engine.metrics",

@@ -10,7 +10,7 @@
 - ``results.json``: the experiment's description and one record per run;
 - the claims table of ``summary.md`` (the pipeline that writes it:
   :mod:`.reproduction`).
-Everything goes through :mod:`olc.report` and :mod:`olc._atomic` (whole files, renamed).
+Everything goes through :mod:`olc.report` and :mod:`olc._util.atomic` (whole files, renamed).
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..._atomic import write_text
+from ..._util.atomic import write_text
 from ...report import format_number, plot_panels, write_json
 from .metrics import TIMING
 

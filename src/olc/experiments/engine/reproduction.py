@@ -5,14 +5,14 @@ checked settings, what runs (an engine :class:`~.spec.ExperimentSpec`, or its ow
 :class:`Plan` of runs and how their values become an outcome), the paper's values, its
 claims, its tables and figures, and the lines of its ``summary.md`` and ``results.json``.
 :func:`reproduce` owns the order, the same for every paper, so that bad input fails before
-anything is written and every output is written whole (:mod:`olc._atomic`):
+anything is written and every output is written whole (:mod:`olc._util.atomic`):
 
 settings (checks, nothing loaded) → output folder checked → plan (data loaded, runs
 planned) → runs executed through the run store (stored ones reused) → outcome → tables →
 figures → claims tested → ``summary.md`` → ``results.json``.
 
 The console lines and the shared command-line options (``--out``, ``--n-jobs``,
-``--scheduler``, ``--force``) are :mod:`.cli_support`'s.
+``--scheduler``, ``--force``) are :mod:`.command`'s.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from ..._atomic import check_out_dir, write_text
+from ..._util.atomic import check_out_dir, write_text
 from ...report import write_json
 from .report import claims_table
 from .runner import check_n_jobs, check_scheduler, execute

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ...progress import LazyProgress
+from ..._util.progress import LazyProgress
 from .spec import resolve_callable
 from .store import jsonable
 

@@ -5,7 +5,7 @@ A run's key is a JSON object saying everything its result depends on (data finge
 stream transforms, learner and parameters, protocol, trial seed, metrics, olc version,
 engine format); its id is the sha256 of that object's canonical JSON. The file
 ``runs/<name>.<id16>.json`` (or ``runs/<id[:2]>/<id>.json`` without a name) holds
-``{"key": ..., "value": ...}`` and is written atomically (:mod:`olc._atomic`: temporary
+``{"key": ..., "value": ...}`` and is written atomically (:mod:`olc._util.atomic`: temporary
 file, fsync, rename) by the main process as soon as the run finishes. Hence:
 
 - a kill at any moment loses at most the runs in flight; the next invocation finds every
@@ -14,7 +14,7 @@ file, fsync, rename) by the main process as soon as the run finishes. Hence:
   replaced whole, by one complete version or another, and both versions of a run's file
   hold the result of the same key;
 - a damaged file (truncated, not JSON, wrong shape) is discarded with a one-line warning
-  (:mod:`olc._cache`) and the run is redone; a file whose key differs is simply not used.
+  (:mod:`olc._util.cache`) and the run is redone; a file whose key differs is simply not used.
 
 Values go through JSON once before they are used (:func:`jsonable`), so a reused run and a
 freshly computed one give the same Python objects, and the tables built from them the same
@@ -27,7 +27,7 @@ import json
 import re
 from pathlib import Path
 
-from ..._cache import discard, read_json_object
+from ..._util.cache import discard, read_json_object
 from ...report import write_json
 from ...report.results import json_default
 

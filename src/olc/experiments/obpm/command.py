@@ -4,7 +4,7 @@ from typing import Optional
 
 import typer
 
-from ..engine.cli_support import reproduction_command
+from ..engine.command import reproduction_command
 
 command = reproduction_command(
     "olc.experiments.obpm.reproduction:REPRODUCTION",

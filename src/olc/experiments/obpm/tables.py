@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..._atomic import write_text
+from ..._util.atomic import write_text
 from ...data.registry import get_spec
 from ...report import write_csv
 from ..engine.aggregate import t_interval

@@ -30,8 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..._atomic import atomic_open
-from ..._cache import discard, read_npz
+from ..._util.atomic import atomic_open
+from ..._util.cache import discard, read_npz
 
 SVC_SETTINGS = {"C": 1.0, "loss": "hinge", "dual": True, "class_weight": "balanced",
                 "max_iter": 2000, "tol": 1e-4, "random_state": 0}

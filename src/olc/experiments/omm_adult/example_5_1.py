@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from ..._atomic import write_text
+from ..._util.atomic import write_text
 from ...data import (example_5_1, example_5_1_params,
                     example_5_1_perceptron_mistake_lower_bound)
 from ...evaluate import progressive

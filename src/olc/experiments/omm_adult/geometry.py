@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..._atomic import atomic_open
-from ..._cache import discard, read_npz
+from ..._util.atomic import atomic_open
+from ..._util.cache import discard, read_npz
 from .translations import (Geometry, geometry_of, normalize_margin,
                                       normalized_geometry)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..._atomic import write_text
+from ..._util.atomic import write_text
 from .translations import BIASES, THETAS
 from ...report import markdown_table, plot_panels, write_csv
 from . import paper

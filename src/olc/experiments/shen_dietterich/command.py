@@ -4,7 +4,7 @@ from typing import List, Optional
 
 import typer
 
-from ..engine.cli_support import reproduction_command
+from ..engine.command import reproduction_command
 
 GRID_KEYS = ("alpha", "l2_beta", "l1_beta", "norma_eta", "norma_lam", "l2_sigma_rel",
              "l1_sigma_rel", "ig_k", "game_k")

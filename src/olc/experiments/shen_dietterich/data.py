@@ -112,7 +112,7 @@ def _build_pool(dataset, groups, splits):
 def _read_pool(path, key):
     import scipy.sparse as sp
 
-    from ..._cache import discard, read_npz
+    from ..._util.cache import discard, read_npz
 
     f = read_npz(path, _POOL_FIELDS)
     if f is None:
@@ -133,7 +133,7 @@ def _read_pool(path, key):
 
 
 def _write_pool(path, key, X, labels, size):
-    from ..._atomic import atomic_open
+    from ..._util.atomic import atomic_open
 
     try:  # atomic (temporary file, fsync, rename): concurrent builders cannot corrupt it
         with atomic_open(path, "wb") as fh:

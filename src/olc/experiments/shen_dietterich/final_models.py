@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...feature_selection import SeenCounts
+from ...features.selection import SeenCounts
 from ..engine.spec import stream_seed
 from ..engine.transforms import apply_transforms, binary_labels
 from . import spec as S

@@ -7,7 +7,7 @@ as engine models (``factory(params, seed) -> OnlineModel``; see
   "the average number of features per iteration").
 * :func:`feature_selected_pa` — the baselines of Figure 2: PA restricted to k features chosen
   from the data seen so far, by information gain or by the game of Eq. (4.20)
-  (:mod:`olc.feature_selection`).
+  (:mod:`olc.features.selection`).
 
 Both run the learning itself in olc's compiled loops.
 """
@@ -19,7 +19,7 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
-from ...feature_selection import SeenCounts, game_selection, top_k
+from ...features.selection import SeenCounts, game_selection, top_k
 from ..engine.models import Steps
 
 CLASSES = np.array([-1.0, 1.0])

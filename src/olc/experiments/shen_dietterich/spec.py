@@ -19,11 +19,11 @@ Learners (no bias anywhere: the paper's classifier is f = w·x):
 [Decision] Grids (geometric, wide enough that the chosen values sit inside them on both data
 sets; the report lists how often each value was chosen): below. A review of a 3-trial run
 found the chosen values at the grids' edges (α = 0.001 the smallest, 20NG L1 β = 64 the
-largest, NORMA η = 0.01 the smallest in every trial), so the grids were widened there: α
+largest, NORMA η = 0.01 the smallest in every trial), so the grids extend there: α
 down to 10⁻⁴ (α → 0 is PA, Lemma 3.1), L1 β up to 256 (a ball larger than PA's ‖w‖₁ leaves
 PA unchanged), η down to 10⁻³. Measured (trials 0–2, PA on errors over the whole stream):
 PA's ‖w‖₂ ≤ 1.8 and ‖w‖₁ ≤ 21 on USPS, ‖w‖₂ ≤ 3.2 and ‖w‖₁ ≤ 134 on 20NG — inside the L2
-grid (8) and, since the widening, the L1 grid (256; 64 was below PA's ‖w‖₁ on 20NG).
+grid (8) and the L1 grid (256; a grid ending at 64 would stay below PA's ‖w‖₁ on 20NG).
 """
 from __future__ import annotations
 

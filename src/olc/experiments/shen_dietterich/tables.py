@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..._atomic import write_text
+from ..._util.atomic import write_text
 from . import spec as S
 from .figures import sweep_points
 

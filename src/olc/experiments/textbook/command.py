@@ -2,7 +2,7 @@
 command runs)."""
 import typer
 
-from ..engine.cli_support import reproduction_command
+from ..engine.command import reproduction_command
 
 command = reproduction_command(
     "olc.experiments.textbook.reproduction:REPRODUCTION",

@@ -7,7 +7,7 @@ from . import multiclass
 from .model import OnlineLinearModel
 from .features_in import validate_features
 from .validation import InputError, as_binary_labels, classifier_classes
-from ..._sparse import issparse, scipy_sparse
+from ..._util.sparse import issparse, scipy_sparse
 
 __all__ = ["OnlineLinearClassifier"]
 

@@ -16,7 +16,7 @@ import warnings
 
 import numpy as np
 
-from ..._sparse import issparse
+from ..._util.sparse import issparse
 
 
 def _is_plain(X):

@@ -22,7 +22,7 @@ from .features_in import validate_features
 from .records import PreparedStream
 from .state import StateHooks
 from .validation import InputError, StreamStoppedError, check_nonempty, describe_bad_row
-from ..._sparse import issparse
+from ..._util.sparse import issparse
 
 
 class OnlineLinearModel(StateHooks, OnlineEstimator):

@@ -2,7 +2,7 @@
 hyper-parameters that the declarative constraints (``_parameter_constraints``) do not cover."""
 import numpy as np
 
-from ..._sparse import issparse
+from ..._util.sparse import issparse
 
 
 class InputError(ValueError):

@@ -1,0 +1,46 @@
+"""The options ``olc run`` and ``olc compare`` share: ``--data`` and ``--param``."""
+import ast
+
+from ..learners.registry import info
+
+DATA_HELP = ("Dataset name (see `olc datasets`, optionally NAME:SPLIT), a path to an "
+             "svmlight file, or synthetic[:k=v,...] (the built-in stream).")
+
+
+def parse_value(text):
+    """A command-line value: Python literal if it parses (1, 0.5, True, None, 'x'), else the
+    raw string; ``true``/``false`` are accepted too."""
+    lowered = text.strip().lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+def parse_param_assignments(assignments, names):
+    """``["C=0.1", "e-omm:rho=0.5"]`` → {name: {param: value}} for the given learner names.
+
+    ``k=v`` goes to every learner that has parameter k (an error if none has it);
+    ``ALGO:k=v`` to that learner only (an error if it has no such parameter).
+    """
+    result = {name: {} for name in names}
+    for text in assignments:
+        left, eq, raw = text.partition("=")
+        target, _, key = left.rpartition(":")
+        target, key = target.strip(), key.strip()
+        if not eq or not key:
+            raise ValueError(f"--param {text!r}: expected k=v or ALGO:k=v")
+        value = parse_value(raw)
+        targets = [target] if target else names
+        if target and target not in result:
+            raise ValueError(f"--param {text!r}: {target} is not among the learners "
+                             f"being run ({', '.join(names)})")
+        accepted = [n for n in targets if key in info(n).parameters]
+        if not accepted:
+            where = target or "any of " + ", ".join(names)
+            raise ValueError(f"--param {text!r}: {where} has no parameter {key!r}")
+        for n in accepted:
+            result[n][key] = value
+    return result
