@@ -1,0 +1,99 @@
+"""A family's compiled sources, collected from its rule module's imports (plain Python: the
+files are read with ``ast``, nothing is imported or compiled).
+
+A family's disk cache must be keyed by exactly the files its compiled code depends on
+(``loader``): numba checks only a function's own file, so a cached loop that inlines a rule
+from another file would survive an edit of that file. Those files are the ones the family's
+rule module imports, transitively; the rule module's import lines are therefore its
+declaration of sources, and nobody lists them again by hand.
+
+The walk follows relative imports and absolute imports of ``olc._compiled`` or of the rule
+module's own top-level package (a family registered from outside olc, ``rule_ids.register``).
+It does not go through ``loader`` (not compiled code; the templates ask it for the family
+being loaded). A source is named by its path relative to this package when it is inside
+it (``rules/norma.py``) and by its module name otherwise (``toy_package.rule``).
+"""
+import ast
+import importlib.util
+from functools import lru_cache
+from pathlib import Path
+
+_HERE = Path(__file__).parent
+_PACKAGE = __name__.rpartition(".")[0]  # olc._compiled
+#: Not compiled code: the walk does not enter it.
+NOT_COMPILED = frozenset({f"{_PACKAGE}.loader"})
+
+
+def _top_dir(top):
+    spec = importlib.util.find_spec(top)  # a top-level name: found, not executed
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def module_file(name):
+    """The source file of module ``name`` (a package's ``__init__.py``), or None."""
+    if name == _PACKAGE or name.startswith(_PACKAGE + "."):
+        base, parts = _HERE, name[len(_PACKAGE) + 1:].split(".") if name != _PACKAGE else []
+    else:
+        top, *parts = name.split(".")
+        base = _top_dir(top)
+        if base is None:
+            return None
+    target = base.joinpath(*parts)
+    for candidate in (target.with_suffix(".py"), target / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def key(name):
+    """How source ``name`` (a module) enters a fingerprint: its path relative to
+    ``olc._compiled``, or its module name when outside it."""
+    path = module_file(name)
+    if name.startswith(_PACKAGE + "."):
+        return path.relative_to(_HERE).as_posix()
+    return name
+
+
+def _followed(name, origin):
+    return (name.startswith(_PACKAGE + ".")
+            or name.split(".")[0] == origin.split(".")[0]) and name not in NOT_COMPILED
+
+
+def imports(name):
+    """The modules ``name`` imports directly that the walk follows (see the module doc)."""
+    path = module_file(name)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            candidates = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[:len(parts) - node.level + 1])
+                module = f"{base}.{node.module}" if node.module else base
+            else:
+                module = node.module
+            candidates = [module] + [f"{module}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        for candidate in candidates:
+            if _followed(candidate, name) and module_file(candidate) is not None:
+                found.add(candidate)
+    return found
+
+
+@lru_cache(maxsize=None)
+def closure(name):
+    """``name`` and every module it imports, transitively (module names, sorted)."""
+    seen, todo = set(), [name]
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        todo.extend(imports(current) - seen)
+    # a package's __init__ on the way is not compiled code
+    return tuple(sorted(m for m in seen if module_file(m).name != "__init__.py"))
