@@ -64,6 +64,8 @@ def _followed(name, origin):
 def imports(name):
     """The modules ``name`` imports directly that the walk follows (see the module doc)."""
     path = module_file(name)
+    if path is None:  # a missing module: importing it will say so
+        return set()
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -96,4 +98,5 @@ def closure(name):
         seen.add(current)
         todo.extend(imports(current) - seen)
     # a package's __init__ on the way is not compiled code
-    return tuple(sorted(m for m in seen if module_file(m).name != "__init__.py"))
+    files = {m: module_file(m) for m in seen}
+    return tuple(sorted(m for m, f in files.items() if f is not None and f.name != "__init__.py"))

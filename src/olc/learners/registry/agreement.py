@@ -113,26 +113,35 @@ def _layout_problems(entry, learner, layout):
 # -- the dispatchers, read from the rule module's source ------------------------------------------
 
 def _int_names(modules):
-    """NAME -> int of every module-level ``NAME = <int>`` in ``modules``' files."""
+    """NAME -> int of every module-level ``NAME = <expression>`` in ``modules``' files whose
+    expression is an int, a name of one, or a sum or difference of those."""
     from ..._compiled import sources
 
-    names = {}
+    pending = []
     for module in modules:
         tree = ast.parse(sources.module_file(module).read_text(encoding="utf-8"))
-        for node in tree.body:
-            if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
-                    and type(node.value.value) is int):
-                for target in node.targets:
-                    if isinstance(target, ast.Name):
-                        names[target.id] = node.value.value
-    return names
+        pending += [(target.id, node.value) for node in tree.body
+                    if isinstance(node, ast.Assign) for target in node.targets
+                    if isinstance(target, ast.Name)]
+    names = {}
+    while True:  # a name may be defined from one defined later, or in another module
+        solved = {name: v for name, node in pending if name not in names
+                  for v in [_value(node, names)] if v is not None}
+        if not solved:
+            return names
+        names.update(solved)
 
 
 def _value(node, names):
-    if isinstance(node, ast.Constant) and type(node.value) is int:
-        return node.value
+    if isinstance(node, ast.Constant):
+        return node.value if type(node.value) is int else None
     if isinstance(node, ast.Name):
         return names.get(node.id)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+        left, right = _value(node.left, names), _value(node.right, names)
+        if left is None or right is None:
+            return None
+        return left + right if isinstance(node.op, ast.Add) else left - right
     return None
 
 
