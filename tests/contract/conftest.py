@@ -5,6 +5,9 @@ from pathlib import Path
 import pytest
 
 _HERE = Path(__file__).resolve().parent
+#: The toy learner's files are fixtures of test_toy_learner.py (copied into a temporary
+#: package there), not tests of this suite.
+collect_ignore = ["toy_learner"]
 
 
 def pytest_collection_modifyitems(config, items):

@@ -8,7 +8,7 @@ import olc
 pytest.importorskip("river")
 
 import olc.river  # noqa: E402
-from olc.river.growth import GROWABLE  # noqa: E402
+from olc.river.growth import refusal  # noqa: E402
 
 ENTRIES = {entry.name: entry for entry in olc.algorithms()}
 #: The multiclass learners with K prototypes, which olc.river refuses (test_river_refusals).
@@ -19,8 +19,8 @@ REGRESSORS = [e.name for e in olc.algorithms() if e.kind == "regressor"]
 #: Learners on a restricted input domain (Winnow {0,1}; WM, RWM {−1,+1}, every expert).
 DOMAIN = {e.name: e.cls.input_domain for e in olc.algorithms()
           if getattr(e.cls, "input_domain", None)}
-GROWING = [e.name for e in olc.algorithms() if olc.make(e.name)._rule in GROWABLE]
-FIXED = [e.name for e in olc.algorithms() if olc.make(e.name)._rule not in GROWABLE
+GROWING = [e.name for e in olc.algorithms() if refusal(olc.make(e.name)) is None]
+FIXED = [e.name for e in olc.algorithms() if refusal(olc.make(e.name)) is not None
          and e.name not in MULTICLASS]
 #: Extra configurations: AROW regression's diagonal layouts (their own growth path: the prior
 #: variance pad), and parameters that reach the whole-vector operations — SGD's shrink, its

@@ -4,8 +4,8 @@
 How each learner is set up, and the checks that cannot pass (with the reason), as
 tests/contract/test_contract_sklearn.py does for scikit-learn:
 
-- the learners whose state cannot grow exactly (``growth.REFUSED``) declare the data set's
-  features (``features=``), as a user of them must;
+- the learners whose state cannot grow exactly (their layout ``refuses`` growth) declare the
+  data set's features (``features=``), as a user of them must;
 - Winnow reads x ∈ {0, 1}: it runs behind River's ``preprocessing.Binarizer`` (a pipeline,
   as a user would build it); every check passes;
 - Weighted Majority and RWM read one ±1 prediction per expert (feature) on every example:

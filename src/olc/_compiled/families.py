@@ -95,20 +95,3 @@ def announce(families, sparse=False):
               f"rows), once: ~{max(1, seconds)} s", file=sys.stderr, flush=True)
     notice.announced.update(todo)
     return todo
-
-
-# The family compiled for the learners of each learner module (checked by a contract test
-# against every catalogue entry's layout), so a command finds its families without importing
-# the learner classes (scikit-learn) or numba.
-LEARNER_MODULE_FAMILY = {
-    "perceptron": "linear", "passive_aggressive": "linear", "omm": "omm",
-    "regularized": "regularized", "norma": "regularized", "experts": "experts",
-    "margin": "margin", "omm_variants": "omm_variants", "bayes_point": "bayes_point",
-    "sgd": "sgd", "second_order": "second_order", "regression": "regression",
-    "multiclass_pa": "multiclass_pa",
-}
-
-
-def family_of_learner_module(module):
-    """The family compiled for the learners of ``olc.learners.<module>``."""
-    return LEARNER_MODULE_FAMILY[module.rpartition(".")[2]]

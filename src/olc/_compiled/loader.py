@@ -13,8 +13,8 @@ compiled loops, so running the perceptron never compiles OBPM.
 
 Disk cache (``<root>`` is ``$NUMBA_CACHE_DIR/olc`` when set, else ``<user cache>/olc/numba``):
 - ``<root>/core-<fp>``: the shared kernels (``CORE_MODULES``), keyed by ``CORE_SOURCES``;
-- ``<root>/<family>-rules-<fp>``: the family's rule modules, keyed by the core and
-  ``rule_ids.Family.sources``;
+- ``<root>/<family>-rules-<fp>``: the family's rule modules, keyed by the core and the
+  files its rule module imports (:func:`family_sources`, collected by ``sources``);
 - ``<root>/<family>-<template>-<fp>``: one template's instance, keyed by those and the
   template's own ``sources``.
 numba alone checks only a function's own file, so a cached loop that inlines a rule from
@@ -30,6 +30,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import sources
 from .rule_ids import CORE_SOURCES, FAMILIES
 
 _HERE = Path(__file__).parent
@@ -69,21 +70,34 @@ _loading = None       # the Family whose template instance is executing (read by
 
 
 def fingerprint_of(files):
+    """Hash of ``files``: paths relative to this package, or module names (``sources.key``)."""
     digest = hashlib.sha256()
-    for rel in sorted(set(files)):
-        digest.update(rel.encode())
-        digest.update((_HERE / rel).read_bytes())
+    for key in sorted(set(files)):
+        path = _HERE / key if key.endswith(".py") else sources.module_file(key)
+        digest.update(key.encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def family_sources(family):
+    """The modules ``family``'s rule module imports, transitively, beyond the core (its rule
+    module included): what its rule code depends on."""
+    return tuple(name for name in sources.closure(FAMILIES[family].module_name)
+                 if sources.key(name) not in CORE_SOURCES)
+
+
+def _family_keys(family):
+    return CORE_SOURCES + tuple(sources.key(name) for name in family_sources(family))
 
 
 def rules_fingerprint(family):
     """Hash of the core and ``family``'s sources: what its rule modules' code depends on."""
-    return fingerprint_of(CORE_SOURCES + FAMILIES[family].sources)
+    return fingerprint_of(_family_keys(family))
 
 
 def fingerprint(template, family):
     """Hash of every source file ``template``'s instance for ``family`` depends on."""
-    return fingerprint_of(CORE_SOURCES + FAMILIES[family].sources + template.sources)
+    return fingerprint_of(_family_keys(family) + template.sources)
 
 
 def cache_root():
@@ -149,12 +163,11 @@ def rules_module(family):
         _ensure_core()
         if family not in _rules_ready:
             directory = cache_root() / f"{family}-rules-{rules_fingerprint(family)}"
-            for rel in spec.sources:
-                name = f"{__package__}." + rel[:-3].replace("/", ".")
+            for name in family_sources(family):
                 importlib.import_module(name)
                 _caching().enable_cache(name, directory)
             _rules_ready.add(family)
-        return importlib.import_module(f"{__package__}.{spec.module}")
+        return importlib.import_module(spec.module_name)
 
 
 def instantiate(template, family):

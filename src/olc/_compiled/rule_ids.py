@@ -6,10 +6,15 @@ of rules compiled together, into one loop per input layout, the first time one o
 (``loader.py``). Running the perceptron therefore compiles the ``linear`` family only, never
 OBPM or n-OMM.
 
-Each family names its rule module (which defines ``family_score`` and ``family_step``, the
-dispatch among its own rules) and every compiled source file its code depends on, so that its
-disk cache is keyed by exactly those files (``loader.fingerprint``).
+Each family names its rule module, which defines ``family_score`` and ``family_step`` (the
+dispatch among its own rules). The compiled files its code depends on are not listed here:
+they are what the rule module imports, collected by ``sources.closure``, so that its disk
+cache is keyed by exactly those files (``loader.fingerprint``).
+
+A family written outside olc (its rule module in the user's package) joins the table with
+:func:`register`; its rule ids must not collide with these (olc keeps ids below 1000).
 """
+import importlib.util
 from dataclasses import dataclass
 
 # Perceptron and Passive-Aggressive (family "linear")
@@ -53,20 +58,19 @@ AROW_REGRESSION_DIAGONAL_PRECISION = 74
 # Multiclass Passive-Aggressive, K prototypes (family "multiclass_pa")
 MULTICLASS_PA = 80
 
-# Compiled helpers every family uses (relative to this package). The loader (``loader.py``)
-# is not compiled code; each loop template adds its own files (``loader.Template.sources``).
+# Compiled helpers every family uses (relative to this package), cached once for all families
+# (``loader``); each loop template adds its own files (``loader.Template.sources``).
 CORE_SOURCES = ("kernels/vector.py", "kernels/random.py", "kernels/scaled.py", "rule_ids.py",
                 "caching.py", "loops/codes.py", "layouts/base.py")
-# The averaging kernel and its layout (``average=``), in the families whose rules average.
-AVERAGING_SOURCES = ("kernels/averaging.py", "layouts/averaging.py")
 
 
 @dataclass(frozen=True)
 class Family:
     name: str
     rules: tuple          # rule ids compiled in this family
-    module: str           # rule module (relative), defines family_score / family_step
-    sources: tuple        # compiled source files besides CORE_SOURCES (relative paths)
+    # Its rule module, defines family_score / family_step: relative to this package
+    # (".rules.linear"), or absolute for a family registered from outside olc.
+    module: str
     description: str
     # The family's rules allocate arrays (np.empty, np.sort) somewhere in the code the loops
     # call, which needs numba's reference-counted runtime (NRT) in the loops. The others'
@@ -84,55 +88,62 @@ class Family:
     # ``loops/one_vs_rest.py``).
     multiclass: bool = False
 
+    @property
+    def module_name(self):
+        """The rule module's absolute name."""
+        return importlib.util.resolve_name(self.module, __package__)
+
 
 FAMILIES = {f.name: f for f in (
-    Family("linear", (PERCEPTRON, PASSIVE_AGGRESSIVE), "rules.linear",
-           ("rules/linear.py", "layouts/linear.py") + AVERAGING_SOURCES,
-           "Perceptron, Passive-Aggressive",
-           binary_rows=True),
-    Family("omm", (EFFICIENT_OMM_L2,), "rules.omm",
-           ("rules/omm.py", "layouts/omm.py"), "Online Maximum Margin (ℓ2)",
+    Family("linear", (PERCEPTRON, PASSIVE_AGGRESSIVE), ".rules.linear",
+           "Perceptron, Passive-Aggressive", binary_rows=True),
+    Family("omm", (EFFICIENT_OMM_L2,), ".rules.omm", "Online Maximum Margin (ℓ2)",
            binary_rows=True),
     Family("regularized", (OBJECTIVE_PA, L2_CONSTRAINED_PA, L1_CONSTRAINED_PA, NORMA),
-           "rules.regularized",
-           ("rules/regularized.py", "rules/shen_dietterich.py", "rules/l1_ball.py",
-            "rules/norma.py", "layouts/regularized.py"),
-           "regularized and norm-constrained PA, NORMA", allocates=True),
+           ".rules.regularized", "regularized and norm-constrained PA, NORMA",
+           allocates=True),
     Family("experts", (WINNOW, WEIGHTED_MAJORITY, RANDOMIZED_WEIGHTED_MAJORITY),
-           "rules.experts", ("rules/experts.py", "layouts/experts.py"),
-           "Winnow, (Randomized) Weighted Majority"),
-    Family("margin", (ROMMA, AGGRESSIVE_ROMMA, ALMA2, PUMMA), "rules.margin",
-           ("rules/margin.py", "rules/romma.py", "rules/alma.py", "rules/pumma.py",
-            "rules/margin_common.py", "layouts/margin.py"),
+           ".rules.experts", "Winnow, (Randomized) Weighted Majority"),
+    Family("margin", (ROMMA, AGGRESSIVE_ROMMA, ALMA2, PUMMA), ".rules.margin",
            "ROMMA, aggressive ROMMA, ALMA, PUMMA"),
-    Family("omm_variants", (NAIVE_OMM, EFFICIENT_OMM_LP), "rules.omm_variants",
-           ("rules/omm_variants.py", "rules/nomm.py", "rules/omm_lp.py", "rules/omm.py",
-            "rules/omm_geometry/nearest_point.py", "rules/omm_geometry/thin_qr.py",
-            "layouts/omm_variants.py", "layouts/omm.py"),
+    Family("omm_variants", (NAIVE_OMM, EFFICIENT_OMM_LP), ".rules.omm_variants",
            "n-OMM, ℓp e-OMM", allocates=True),
-    Family("bayes_point", (GENERALIZED_PERCEPTRON, OBPM), "rules.bayes_point",
-           ("rules/bayes_point.py", "rules/linear.py", "layouts/bayes_point.py",
-            "layouts/linear.py") + AVERAGING_SOURCES,
+    Family("bayes_point", (GENERALIZED_PERCEPTRON, OBPM), ".rules.bayes_point",
            "generalized perceptron, Online Bayes Point Machine"),
-    Family("sgd", (SGD, SGD_REGRESSION), "rules.sgd",
-           ("rules/sgd.py", "rules/sgd_penalty.py", "layouts/sgd.py", "rules/linear.py",
-            "layouts/linear.py") + AVERAGING_SOURCES,
-           "SGD classification and regression", binary_rows=True),
+    Family("sgd", (SGD, SGD_REGRESSION), ".rules.sgd", "SGD classification and regression",
+           binary_rows=True),
     Family("second_order", (AROW_FULL, AROW_DIAGONAL, AROW_DIAGONAL_PRECISION,
                             AROW_REGRESSION_FULL, AROW_REGRESSION_DIAGONAL,
                             AROW_REGRESSION_DIAGONAL_PRECISION),
-           "rules.second_order", ("rules/second_order.py", "layouts/second_order.py"),
-           "AROW classification and regression", allocates=True),
-    Family("regression", (PA_REGRESSION,), "rules.regression",
-           ("rules/regression.py", "rules/linear.py", "layouts/linear.py") + AVERAGING_SOURCES,
-           "PA regression", binary_rows=True),
-    Family("multiclass_pa", (MULTICLASS_PA,), "rules.multiclass_pa",
-           ("rules/multiclass_pa.py", "layouts/multiclass_pa.py", "layouts/linear.py",
-            "layouts/averaging.py"),
+           ".rules.second_order", "AROW classification and regression", allocates=True),
+    Family("regression", (PA_REGRESSION,), ".rules.regression", "PA regression",
+           binary_rows=True),
+    Family("multiclass_pa", (MULTICLASS_PA,), ".rules.multiclass_pa",
            "multiclass Passive-Aggressive", multiclass=True),
 )}
 
 _FAMILY_OF_RULE = {rule: family for family in FAMILIES.values() for rule in family.rules}
+#: olc's own rule ids are below this; a family registered from outside uses ids from it on.
+FIRST_EXTERNAL_ID = 1000
+
+
+def register(family):
+    """Add ``family`` (a :class:`Family` whose ``module`` is an absolute module name outside
+    olc, its rule ids ≥ ``FIRST_EXTERNAL_ID``) to the table, so that its learners compile
+    and cache as olc's own. Registering the same family again is a no-op."""
+    if FAMILIES.get(family.name) == family:
+        return family
+    if family.name in FAMILIES:
+        raise ValueError(f"a compiled family named {family.name!r} exists already")
+    if family.module.startswith("."):
+        raise ValueError(f"family {family.name!r}: give its rule module's absolute name")
+    for rule in family.rules:
+        if int(rule) < FIRST_EXTERNAL_ID or int(rule) in _FAMILY_OF_RULE:
+            raise ValueError(f"family {family.name!r}: rule id {rule} is taken or below "
+                             f"{FIRST_EXTERNAL_ID}")
+    FAMILIES[family.name] = family
+    _FAMILY_OF_RULE.update({int(rule): family for rule in family.rules})
+    return family
 
 
 def family_of(rule):

@@ -137,8 +137,7 @@ def announce_compile(names, X=None, sparse=None):
 
     if sparse is None:
         sparse = issparse(X)
-    families.announce([families.family_of_learner_module(info(n).module) for n in names],
-                      sparse=sparse)
+    families.announce([info(n).family for n in names], sparse=sparse)
 
 
 def announce_early(names, data):

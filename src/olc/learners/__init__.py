@@ -6,7 +6,7 @@ learner modules (and with them scikit-learn and numba) load when a class is touc
 """
 from .._util.lazy import lazy_attributes
 from .registry import (CLASS_MODULES, LEARNER_CLASSES, AlgorithmInfo, UnknownAlgorithmError,
-                       algorithms, info, make, name_of)
+                       algorithms, info, make, name_of, register)
 
 #: Everything else this package exports, by defining module.
 _OTHER_NAMES = {
@@ -24,7 +24,8 @@ _OTHER_NAMES = {
 _LAZY = {**CLASS_MODULES, **_OTHER_NAMES}
 
 __all__ = LEARNER_CLASSES + sorted(_OTHER_NAMES) + [
-    "AlgorithmInfo", "UnknownAlgorithmError", "algorithms", "info", "make", "name_of"]
+    "AlgorithmInfo", "UnknownAlgorithmError", "algorithms", "info", "make", "name_of",
+    "register"]
 
 
 __getattr__, __dir__ = lazy_attributes(__name__, globals(), _LAZY)

@@ -16,36 +16,12 @@ pre-declared columns and against ``partial_fit``) — when two facts hold for th
     reassociated sum over d entries groups its terms by position, so trailing zeros move the
     rounding), and no count, threshold or error bound is computed from d.
 
-Each growable rule below was read for (a) and (b):
-
-- perceptron, PA, PA-I, PA-II (``rules/linear.py``) and PA regression (``rules/regression.py``):
-  w·x over x's support, w += τy·x on it, the bias a scalar.
-- e-OMM ℓ2 (``rules/omm.py``): v₊, v₋ scaled vectors (``sv_*``: O(1) scale changes, adds on
-  x's support, folds coordinate-wise); the cached products are scalars updated by formulas;
-  ``_reset_to`` clears v (coordinate-wise) then adds x.
-- ALMA₂ (``rules/alma.py``): w = S·v, the norm kept by formula, the projection an O(1) change
-  of S, the fold coordinate-wise.
-- Shen & Dietterich's PA rules (``rules/regularized.py``, ``shen_dietterich.py``,
-  ``l1_ball.py``): every whole-vector operation runs over the tracked support list; the
-  integer blocks (list, positions) are re-laid out at the new width with their contents (a
-  position block indexed by coordinate: untouched coordinates hold 0, "not listed").
-- NORMA (``rules/norma.py``), SGD (``rules/sgd.py``): scaled vectors; SGD's clamp w ← 0
-  clears coordinate-wise.
-- Averaging (``average=``, ``_compiled/kernels/averaging.py``) adds the row ``avg_sum``, changed on
-  x's support only, scalars, and SGD's rebase u ← (u + a·v)/b, coordinate by coordinate
-  (0 stays 0): (a) and (b) hold.
-- AROW, diagonal and diagonal-precision (``rules/second_order.py``), and AROW regression in
-  those layouts: μ_j, Σ_jj change only where x_j ≠ 0; the pad is the prior (μ 0, Σ_jj 1).
-- AROW full covariance (classification and regression): z = Σx̃ is accumulated over the
-  rows of Σ of x's nonzeros, then the bias row. For a pristine coordinate j (μ_j = 0,
-  Σ_jj = 1, Σ_ij = Σ_ji = 0 for i ≠ j): z_j = Σᵢ xᵢΣᵢⱼ + Σ_bj = 0 since x_j = 0; so
-  μ_j += c·z_j keeps 0, row j is skipped (z_j = 0), and every other row's entry j becomes
-  Σᵢⱼ − zᵢ·0/β = 0. The maxima (|z|, |μ|) ignore zeros; x̃ᵀΣx̃ sums over x's support and the
-  bias. The bias is the last coordinate, so growing moves its row and column to the new
-  last index (values copied, not recomputed).
-
-Refused (the learner keeps the width it started with — its ``features=`` or the first
-example's keys — and an unknown feature is an error): see ``REFUSED``.
+Each layout declares which it is, with the reason, next to the state it is about
+(``growth=grows(why)`` / ``refuses(why)``, ``_compiled/layouts/base.py``); a layout that
+declares neither is a contract error. A refused learner keeps the width it started with — its
+``features=`` or the first example's keys — and an unknown feature is an error naming the
+reason. AROW's full covariance keeps the bias as its last coordinate: growing moves that row
+and column to the new last index (values copied, not recomputed).
 """
 import numpy as np
 
@@ -53,35 +29,16 @@ from .._compiled import rule_ids as ids
 from .._compiled.layouts.second_order import FIRST_SIGMA_ROW
 from ..learners._framework.validation import InputError
 
-REFUSED = {
-    ids.ROMMA: "its exact norm refresh sets an error bound computed from the width d "
-               "(exact_err(d)), and that bound decides when the next refresh happens",
-    ids.AGGRESSIVE_ROMMA: "its exact norm refresh sets an error bound computed from the "
-                          "width d (exact_err(d)), and that bound decides when the next "
-                          "refresh happens",
-    ids.PUMMA: "its exact norm refresh sets an error bound computed from the width d "
-               "(exact_err(d)), and that bound decides when the next refresh happens",
-    ids.GENERALIZED_PERCEPTRON: "it recomputes ‖w‖² exactly once its work reaches 4d "
-                                "nonzeros, d the width",
-    ids.OBPM: "it recomputes the members' ‖Σw‖² exactly once its work reaches 4d nonzeros, "
-              "d the width",
-    ids.NAIVE_OMM: "its update runs reassociated sums over all d coordinates (and keeps two "
-                   "extra columns)",
-    ids.EFFICIENT_OMM_LP: "its bias is a reassociated dot product over all d coordinates",
-    ids.WINNOW: "its threshold defaults to N = d and its weights start at 1, so an unseen "
-                "feature is not a zero column",
-    ids.WEIGHTED_MAJORITY: "every expert (feature) must predict ±1 on every round",
-    ids.RANDOMIZED_WEIGHTED_MAJORITY: "every expert (feature) must predict ±1 on every round",
-}
 _FULL_COVARIANCE = (ids.AROW_FULL, ids.AROW_REGRESSION_FULL)
-# (The multiclass families' rules, K prototypes, are not wrapped at all: ``state._setup``.)
-GROWABLE = frozenset(rule for family in ids.FAMILIES.values() if not family.multiclass
-                     for rule in family.rules if rule not in REFUSED)
 
 
 def refusal(learner):
-    """Why ``learner``'s state cannot grow exactly, or None when it can."""
-    return REFUSED.get(learner._rule)
+    """Why ``learner``'s state cannot grow exactly (its layout's declaration), or None when it
+    can."""
+    declared = learner._layout.growth
+    if declared is None:
+        return "its layout declares no growth (grows or refuses)"
+    return None if declared.exact else declared.why
 
 
 def initial_state(learner, width):

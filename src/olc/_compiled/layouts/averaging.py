@@ -52,4 +52,6 @@ def averaged_layout(layout, hp, scalars, vectors):
     assert _names(vectors)[:layout.n_vectors] == _names(layout.vectors)
     assert layout.int_slots is None and layout.int_blocks is None
     assert not (layout.variable_vectors or layout.variable_scalars or layout.variable_hp)
-    return Layout(layout.rule, hp=hp, scalars=scalars, vectors=vectors)
+    # The averaging kernel changes avg_sum on x's support only, and SGD's rebase
+    # u ← (u + a·v)/b acts coordinate by coordinate (0 stays 0): growth is the rule's own.
+    return Layout(layout.rule, hp=hp, scalars=scalars, vectors=vectors, growth=layout.growth)

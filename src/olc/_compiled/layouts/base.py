@@ -13,8 +13,15 @@ numba), as ``IntEnum`` classes made by :func:`fields`:
 and a :class:`Layout` that gathers them. Nobody indexes the arrays with bare numbers.
 The layout's :attr:`Layout.fingerprint` is saved with every model file, so a file written
 for another layout is refused instead of misread.
+
+A layout also declares whether its state can *grow* exactly when new features appear (River
+streams name features as they come): ``growth=grows(why)`` or ``growth=refuses(why)``, the
+reason next to the state it is about. ``olc.river.growth`` reads it; the contract suite fails
+on a layout that declares neither. It is not part of the fingerprint (it says what the rule
+does with the arrays, not how they are laid out).
 """
 import hashlib
+from dataclasses import dataclass
 from enum import IntEnum
 
 import numpy as np
@@ -29,6 +36,30 @@ def fields(*names):
     return IntEnum("Fields", [(n.upper(), i) for i, n in enumerate(names)])
 
 
+@dataclass(frozen=True)
+class Growth:
+    """Whether a layout's state can be widened exactly (``exact``), and why (or why not).
+
+    Exact growth pads new columns with each coordinate's initial state and needs two facts of
+    the rule: (a) a coordinate no example has touched keeps its initial value whatever the
+    width (the step reads and writes x's coordinates, scalars, and whole-vector operations
+    that act coordinate by coordinate); (b) the width never enters the arithmetic (no sum over
+    all d coordinates, no count, threshold or error bound computed from d)."""
+    exact: bool
+    why: str
+
+
+def grows(why):
+    """The state grows exactly; ``why``: how the rule satisfies (a) and (b) of :class:`Growth`."""
+    return Growth(True, why)
+
+
+def refuses(why):
+    """The state keeps the width it started with; ``why``: the fact of the rule that forbids
+    growing (shown to the user when a River stream brings an unknown feature)."""
+    return Growth(False, why)
+
+
 def _names(enum):
     return () if enum is None else tuple(m.name.lower() for m in enum)
 
@@ -39,11 +70,14 @@ class Layout:
     hp, scalars, vectors, int_slots, int_blocks: enums made by :func:`fields` (or None).
     ``variable_vectors`` / ``variable_hp`` / ``variable_scalars``: the named rows/slots are a
     prefix and more may follow (e.g. OBPM's N member blocks); the learner sizes them.
+    growth: :func:`grows` or :func:`refuses` (see the module docstring).
     """
 
     def __init__(self, rule, *, hp, scalars, vectors, int_slots=None, int_blocks=None,
-                 variable_vectors=False, variable_hp=False, variable_scalars=False):
+                 variable_vectors=False, variable_hp=False, variable_scalars=False,
+                 growth=None):
         self.rule = int(rule)
+        self.growth = growth  # a Growth (grows / refuses); None: undeclared, a contract error
         self.hp, self.scalars, self.vectors = hp, scalars, vectors
         self.int_slots, self.int_blocks = int_slots, int_blocks
         self.variable_vectors = variable_vectors

@@ -17,7 +17,7 @@ OBPM keeps its N members side by side:
   ``MEMBER_BLOCK`` slots whatever the base;
 - hp: ``n``, ``tau``, ``seed``, ``base_rule``, then (tail) the base rule's own hp.
 """
-from .base import Layout, fields
+from .base import Layout, fields, refuses
 from ..rule_ids import GENERALIZED_PERCEPTRON, OBPM
 from .averaging import averaged_hp, averaged_layout, averaged_scalars, averaged_vectors
 from .linear import PASSIVE_AGGRESSIVE_LAYOUT, PERCEPTRON_LAYOUT, LinearScal, LinearVec
@@ -30,7 +30,9 @@ GeneralizedPerceptronScal = fields("bias", "sq", "updates", "work")
 CONSTANT, INV_SQRT = 0, 1
 SCHEDULES = {"constant": CONSTANT, "inv_sqrt": INV_SQRT}
 GENERALIZED_PERCEPTRON_LAYOUT = Layout(GENERALIZED_PERCEPTRON, hp=GeneralizedPerceptronHP,
-                                       scalars=GeneralizedPerceptronScal, vectors=LinearVec)
+                                       scalars=GeneralizedPerceptronScal, vectors=LinearVec,
+                                       growth=refuses("it recomputes ‖w‖² exactly once its "
+                                                      "work reaches 4d nonzeros, d the width"))
 # averaging (``average=``, ``layouts/averaging.py``)
 AveragedGeneralizedPerceptronScal = averaged_scalars(GeneralizedPerceptronScal)
 AveragedGeneralizedPerceptronVec = averaged_vectors(LinearVec)
@@ -63,7 +65,9 @@ FIRST_MEMBER_BLOCK = SAVED_BLOCK + MEMBER_BLOCK
 #: vecs: member rows follow the named rows.
 FIRST_MEMBER_ROW = len(ObpmVec)
 OBPM_LAYOUT = Layout(OBPM, hp=ObpmHP, scalars=ObpmScal, vectors=ObpmVec,
-                     variable_vectors=True, variable_scalars=True, variable_hp=True)
+                     variable_vectors=True, variable_scalars=True, variable_hp=True,
+                     growth=refuses("it recomputes the members' ‖Σw‖² exactly once its work "
+                                    "reaches 4d nonzeros, d the width"))
 
 
 def member_block(j):

@@ -9,7 +9,7 @@ count, min mₙ at the last renormalization) and STEP = rounds seen (RWM's draw 
 block MISTAKES = each expert's mistake count mₙ (the lecture's weight is (1−η)^{mₙ}); scal
 ETA = η as learning started (fixed from then on).
 """
-from .base import Layout, fields
+from .base import Layout, fields, refuses
 from ..rule_ids import RANDOMIZED_WEIGHTED_MAJORITY, WEIGHTED_MAJORITY, WINNOW
 
 WinnowHP = fields("beta", "threshold")  # threshold N; N ≤ 0 means N = d
@@ -17,8 +17,11 @@ WinnowVec = fields("w")
 WinnowScal = fields("beta")
 WinnowIntBlock = fields("exponents")
 WINNOW_LAYOUT = Layout(WINNOW, hp=WinnowHP, scalars=WinnowScal, vectors=WinnowVec,
-                       int_blocks=WinnowIntBlock)
+                       int_blocks=WinnowIntBlock,
+                       growth=refuses("its threshold defaults to N = d and its weights start "
+                                      "at 1, so an unseen feature is not a zero column"))
 
+_EVERY_EXPERT = refuses("every expert (feature) must predict ±1 on every round")
 WeightedMajorityHP = fields("eta")
 RandomizedWeightedMajorityHP = fields("eta", "seed")
 ExpertsVec = fields("v")
@@ -27,10 +30,11 @@ ExpertsInt = fields("ref", "step")
 ExpertsIntBlock = fields("mistakes")
 WEIGHTED_MAJORITY_LAYOUT = Layout(WEIGHTED_MAJORITY, hp=WeightedMajorityHP,
                                   scalars=ExpertsScal, vectors=ExpertsVec,
-                                  int_slots=ExpertsInt, int_blocks=ExpertsIntBlock)
+                                  int_slots=ExpertsInt, int_blocks=ExpertsIntBlock,
+                                  growth=_EVERY_EXPERT)
 RANDOMIZED_WEIGHTED_MAJORITY_LAYOUT = Layout(
     RANDOMIZED_WEIGHTED_MAJORITY, hp=RandomizedWeightedMajorityHP, scalars=ExpertsScal,
-    vectors=ExpertsVec, int_slots=ExpertsInt, int_blocks=ExpertsIntBlock)
+    vectors=ExpertsVec, int_slots=ExpertsInt, int_blocks=ExpertsIntBlock, growth=_EVERY_EXPERT)
 
 # Where the integer blocks start in ``ints`` (block 0 follows the named slots).
 WINNOW_EXPONENTS = WINNOW_LAYOUT.int_block(WinnowIntBlock.EXPONENTS, 0)

@@ -3,15 +3,18 @@ and the Passive-Aggressive step's hyper-parameters (shared with PA regression,
 ``layouts/regression.py``).
 
 Both keep w in ``vecs[W]`` and the bias in ``scal[BIAS]``."""
-from .base import Layout, fields
+from .base import Layout, fields, grows
 from ..rule_ids import PASSIVE_AGGRESSIVE, PERCEPTRON
 from .averaging import averaged_hp, averaged_layout, averaged_scalars, averaged_vectors
 
+# Perceptron, PA (and PA regression, ``layouts/regression.py``) touch only x's coordinates.
+LINEAR_GROWS = grows("w·x over x's support, w += τy·x on it, the bias a scalar")
 LinearScal = fields("bias")
 LinearVec = fields("w")
 
 PerceptronHP = fields("eta", "fit_intercept", "mistake_only")
-PERCEPTRON_LAYOUT = Layout(PERCEPTRON, hp=PerceptronHP, scalars=LinearScal, vectors=LinearVec)
+PERCEPTRON_LAYOUT = Layout(PERCEPTRON, hp=PerceptronHP, scalars=LinearScal, vectors=LinearVec,
+                           growth=LINEAR_GROWS)
 
 # One Passive-Aggressive step over a loss (``rules/linear.py``, ``pa_step``), for
 # classification and regression alike:
@@ -30,7 +33,8 @@ PA_CLASSIC, PA_I, PA_II = 0, 1, 2
 # The loss of the PA step (fixed by the rule: not a hyper-parameter).
 HINGE, EPSILON_INSENSITIVE = 0, 1
 PASSIVE_AGGRESSIVE_LAYOUT = Layout(PASSIVE_AGGRESSIVE, hp=PassiveAggressiveHP,
-                                   scalars=LinearScal, vectors=LinearVec)
+                                   scalars=LinearScal, vectors=LinearVec,
+                                   growth=LINEAR_GROWS)
 
 # Run-time extension of the perceptron's and the PA step's ``hp``, read past the layout's own
 # fields (at ``len(PerceptronHP)`` / ``len(PassiveAggressiveHP)``) only when ``hp`` is that

@@ -7,8 +7,11 @@ Every weight vector is scaled, w = S·v (``scal[SCALE]``, ``vecs[V]``; see
 support in ``ints``: a count slot and two blocks of length d (list, positions), the layout of
 ``scaled.support_add``, so that clearing or rescaling it costs O(support), not O(d).
 """
-from .base import Layout, fields
+from .base import Layout, fields, grows, refuses
 from ..rule_ids import AGGRESSIVE_ROMMA, ALMA2, PUMMA, ROMMA
+
+_EXACT_ERR = refuses("its exact norm refresh sets an error bound computed from the width d "
+                     "(exact_err(d)), and that bound decides when the next refresh happens")
 
 # -- ROMMA and aggressive ROMMA (rules 30, 31) ------------------------------------------------
 # kappa: the appended constant coordinate of x̃ = (x, κ) (−D̄, or 0 for none).
@@ -20,10 +23,10 @@ RommaVec = fields("v")
 RommaIntSlot = fields("v_count")
 RommaIntBlock = fields("v_list", "v_pos")
 ROMMA_LAYOUT = Layout(ROMMA, hp=RommaHP, scalars=RommaScal, vectors=RommaVec,
-                      int_slots=RommaIntSlot, int_blocks=RommaIntBlock)
+                      int_slots=RommaIntSlot, int_blocks=RommaIntBlock, growth=_EXACT_ERR)
 AGGRESSIVE_ROMMA_LAYOUT = Layout(AGGRESSIVE_ROMMA, hp=RommaHP, scalars=RommaScal,
                                  vectors=RommaVec, int_slots=RommaIntSlot,
-                                 int_blocks=RommaIntBlock)
+                                 int_blocks=RommaIntBlock, growth=_EXACT_ERR)
 N_ROMMA_INT_SLOTS = len(RommaIntSlot)
 
 # -- ALMA₂ (rule 32) --------------------------------------------------------------------------
@@ -32,7 +35,9 @@ N_ROMMA_INT_SLOTS = len(RommaIntSlot)
 AlmaHP = fields("alpha", "b", "c", "fit_intercept")
 AlmaScal = fields("scale", "raw_bias", "sqnorm", "k")
 AlmaVec = fields("v")
-ALMA2_LAYOUT = Layout(ALMA2, hp=AlmaHP, scalars=AlmaScal, vectors=AlmaVec)
+ALMA2_LAYOUT = Layout(ALMA2, hp=AlmaHP, scalars=AlmaScal, vectors=AlmaVec,
+                      growth=grows("w = S·v, the norm kept by formula, the projection an O(1) "
+                                   "change of S, the fold coordinate-wise"))
 
 # -- PUMMA, p = 2 (rule 33) -------------------------------------------------------------------
 # The classifier (w, b), w = S·v, and the stored positive and negative points p, n.
@@ -46,6 +51,6 @@ PummaVec = fields("v", "p", "n")
 PummaIntSlot = fields("v_count", "p_count", "n_count")
 PummaIntBlock = fields("v_list", "v_pos", "p_list", "p_pos", "n_list", "n_pos")
 PUMMA_LAYOUT = Layout(PUMMA, hp=PummaHP, scalars=PummaScal, vectors=PummaVec,
-                      int_slots=PummaIntSlot, int_blocks=PummaIntBlock)
+                      int_slots=PummaIntSlot, int_blocks=PummaIntBlock, growth=_EXACT_ERR)
 N_PUMMA_INT_SLOTS = len(PummaIntSlot)
 PHASE_EMPTY, PHASE_ONE_LABEL, PHASE_PAIR = 0.0, 1.0, 2.0

@@ -18,7 +18,7 @@ Every class gets the same hyper-parameters (the rule reads class 0's row of ``hp
 """
 import numpy as np
 
-from .base import Layout, fields
+from .base import Layout, fields, refuses
 from ..rule_ids import MULTICLASS_PA
 from .linear import PA_CLASSIC, PA_I, PA_II, LinearScal, LinearVec
 
@@ -27,7 +27,9 @@ __all__ = ["MULTICLASS_PA_LAYOUT", "MulticlassPAHP", "PA_CLASSIC", "PA_I", "PA_I
 
 MulticlassPAHP = fields("c", "kappa", "fit_intercept", "variant")
 MULTICLASS_PA_LAYOUT = Layout(MULTICLASS_PA, hp=MulticlassPAHP, scalars=LinearScal,
-                              vectors=LinearVec)
+                              vectors=LinearVec,
+                              growth=refuses("its K prototypes are not wrapped for River "
+                                             "(a multiclass River model is refused)"))
 
 
 def multiclass_pa_hp_values(variant, c, fit_intercept):

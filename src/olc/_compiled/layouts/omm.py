@@ -16,7 +16,7 @@ PHASE (Algorithm 1, lines 2–13): PHASE_EMPTY, nothing seen, the classifier is 
 PHASE_ONE_LABEL, one label seen (Y1), the constant y₁; PHASE_MARGIN, the max-margin classifier
 of the certificates. The phases and Y1 are shared with the ``omm_variants`` family.
 """
-from .base import Layout, fields
+from .base import Layout, fields, grows
 from ..rule_ids import EFFICIENT_OMM_L2
 
 PHASE_EMPTY, PHASE_ONE_LABEL, PHASE_MARGIN = 0.0, 1.0, 2.0
@@ -25,4 +25,8 @@ OmmHP = fields("rho")
 OmmVec = fields("vpos", "vneg")
 OmmScal = fields("sp", "sm", "pp", "mm", "pm", "phase", "y1", "gamma", "unit")
 
-EFFICIENT_OMM_LAYOUT = Layout(EFFICIENT_OMM_L2, hp=OmmHP, scalars=OmmScal, vectors=OmmVec)
+# v₊, v₋ are scaled vectors (O(1) scale changes, adds on x's support, coordinate-wise folds);
+# the cached products are scalars updated by formulas; a reset clears v, then adds x.
+EFFICIENT_OMM_LAYOUT = Layout(EFFICIENT_OMM_L2, hp=OmmHP, scalars=OmmScal, vectors=OmmVec,
+                              growth=grows("v₊, v₋ change on x's support or coordinate-wise; "
+                                           "the cached products are scalars"))

@@ -22,7 +22,7 @@ the update is O(d) anyway); NORM = ‖v₊ − v₋‖_p.
 """
 import numpy as np
 
-from .base import Layout, fields
+from .base import Layout, fields, refuses
 from ..rule_ids import EFFICIENT_OMM_LP, NAIVE_OMM
 
 # -- n-OMM ------------------------------------------------------------------------------------
@@ -36,7 +36,9 @@ NommScal = fields("bias", "phase", "y1", "gamma", "sigma", "scale", "unit", "gro
 # K: corral size; STATUS: the last solve's status; MAJORS: major cycles so far (diagnostics).
 NommInt = fields("n_stored", "k", "status", "majors")
 NAIVE_OMM_LAYOUT = Layout(NAIVE_OMM, hp=NommHP, scalars=NommScal, vectors=NommVec,
-                          int_slots=NommInt, variable_vectors=True, variable_scalars=True)
+                          int_slots=NommInt, variable_vectors=True, variable_scalars=True,
+                          growth=refuses("its update runs reassociated sums over all d "
+                                         "coordinates (and keeps two extra columns)"))
 
 NOMM_ROWS = len(NommVec)       # the Q block starts here
 NOMM_HEADER = len(NommScal)    # λ starts here
@@ -86,4 +88,6 @@ def grow_nomm(vecs, scal):
 LpHP = fields("rho", "p")
 LpVec = fields("w", "vpos", "vneg")
 LpScal = fields("bias", "phase", "y1", "gamma", "norm")
-EFFICIENT_OMM_LP_LAYOUT = Layout(EFFICIENT_OMM_LP, hp=LpHP, scalars=LpScal, vectors=LpVec)
+EFFICIENT_OMM_LP_LAYOUT = Layout(
+    EFFICIENT_OMM_LP, hp=LpHP, scalars=LpScal, vectors=LpVec,
+    growth=refuses("its bias is a reassociated dot product over all d coordinates"))

@@ -15,11 +15,12 @@ from .base import Layout, fields
 from ..rule_ids import (AROW_REGRESSION_DIAGONAL, AROW_REGRESSION_DIAGONAL_PRECISION,
                         AROW_REGRESSION_FULL, PA_REGRESSION)
 from .averaging import averaged_layout
-from .linear import (AveragedLinearScal, AveragedLinearVec, AveragedPassiveAggressiveHP,
-                     LinearScal, LinearVec, PassiveAggressiveHP)
+from .second_order import AROW_DIAGONAL_GROWS, AROW_FULL_GROWS
+from .linear import (LINEAR_GROWS, AveragedLinearScal, AveragedLinearVec,
+                     AveragedPassiveAggressiveHP, LinearScal, LinearVec, PassiveAggressiveHP)
 
 PA_REGRESSION_LAYOUT = Layout(PA_REGRESSION, hp=PassiveAggressiveHP, scalars=LinearScal,
-                              vectors=LinearVec)
+                              vectors=LinearVec, growth=LINEAR_GROWS)
 PA_REGRESSION_AVERAGED_LAYOUT = averaged_layout(PA_REGRESSION_LAYOUT,
                                                 AveragedPassiveAggressiveHP,
                                                 AveragedLinearScal, AveragedLinearVec)
@@ -31,10 +32,13 @@ AROWRegressionFullVec = fields("mu")  # then the rows of Σ
 
 AROW_REGRESSION_LAYOUTS = {
     "full": Layout(AROW_REGRESSION_FULL, hp=AROWRegressionHP, scalars=None,
-                   vectors=AROWRegressionFullVec, variable_vectors=True),
+                   vectors=AROWRegressionFullVec, variable_vectors=True,
+                   growth=AROW_FULL_GROWS),
     "diagonal": Layout(AROW_REGRESSION_DIAGONAL, hp=AROWRegressionHP,
-                       scalars=AROWRegressionScal, vectors=AROWRegressionDiagonalVec),
+                       scalars=AROWRegressionScal, vectors=AROWRegressionDiagonalVec,
+                       growth=AROW_DIAGONAL_GROWS),
     "diagonal-precision": Layout(AROW_REGRESSION_DIAGONAL_PRECISION, hp=AROWRegressionHP,
                                  scalars=AROWRegressionScal,
-                                 vectors=AROWRegressionDiagonalVec),
+                                 vectors=AROWRegressionDiagonalVec,
+                                 growth=AROW_DIAGONAL_GROWS),
 }

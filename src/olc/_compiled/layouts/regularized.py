@@ -14,7 +14,7 @@ grows too large).
 NORMA keeps w = S·v (``vecs[V]``, ``scal[SCALE]``), its unregularized bias b in
 ``scal[BIAS]`` (not scaled) and the number of rounds seen in ``scal[ROUNDS]``.
 """
-from .base import Layout, fields
+from .base import Layout, fields, grows
 from ..rule_ids import L1_CONSTRAINED_PA, L2_CONSTRAINED_PA, NORMA, OBJECTIVE_PA
 
 # -- rules 10-12 ---------------------------------------------------------------------------
@@ -29,8 +29,12 @@ ObjectivePaHP = fields("alpha", "update", "fit_intercept", "sigma")
 BallPaHP = fields("beta", "update", "fit_intercept", "sigma")
 UPDATE_MISTAKE, UPDATE_HINGE, UPDATE_ALWAYS = 0, 1, 2
 
+# Growth: every whole-vector operation runs over the tracked support list; the integer blocks
+# are re-laid out at the new width with their contents (an untouched coordinate's position
+# is 0, "not listed").
 _SD_STATE = dict(scalars=ShenDietterichScal, vectors=ShenDietterichVec, int_slots=SupportInt,
-                 int_blocks=SupportBlock)
+                 int_blocks=SupportBlock,
+                 growth=grows("whole-vector operations run over the tracked support list"))
 OBJECTIVE_PA_LAYOUT = Layout(OBJECTIVE_PA, hp=ObjectivePaHP, **_SD_STATE)
 L2_CONSTRAINED_PA_LAYOUT = Layout(L2_CONSTRAINED_PA, hp=BallPaHP, **_SD_STATE)
 L1_CONSTRAINED_PA_LAYOUT = Layout(L1_CONSTRAINED_PA, hp=BallPaHP, **_SD_STATE)
@@ -41,4 +45,5 @@ NormaHP = fields("eta", "lam", "rho", "schedule", "fit_intercept")
 SCHEDULE_CONSTANT, SCHEDULE_SQRT = 0, 1
 NormaScal = fields("bias", "scale", "rounds")
 NormaVec = fields("v")
-NORMA_LAYOUT = Layout(NORMA, hp=NormaHP, scalars=NormaScal, vectors=NormaVec)
+NORMA_LAYOUT = Layout(NORMA, hp=NormaHP, scalars=NormaScal, vectors=NormaVec,
+                      growth=grows("w = S·v: the shrink is O(1), the add on x's support"))

@@ -4,7 +4,7 @@ Both keep w as a scaled vector (``kernels/scaled.py``): w = scal[SCALE]·vecs[V]
 costs O(1); the bias in scal[BIAS] and the round counter t (rows processed over the
 learner's lifetime; exact as float64 up to 2⁵³) in scal[T].
 """
-from .base import Layout, _names, fields
+from .base import Layout, _names, fields, grows
 from ..rule_ids import SGD, SGD_REGRESSION
 from .averaging import averaged_hp, averaged_layout, averaged_scalars, averaged_vectors
 
@@ -18,8 +18,11 @@ SGDHP = fields("eta0", "schedule", "lam", "loss", "fit_intercept")
 CONSTANT, INV_T, INV_SQRT_T = 0, 1, 2
 HINGE, LOGISTIC, SQUARED_HINGE, SQUARED, PERCEPTRON = 0, 1, 2, 3, 4
 
-SGD_LAYOUT = Layout(SGD, hp=SGDHP, scalars=SGDScal, vectors=SGDVec)
-SGD_REGRESSION_LAYOUT = Layout(SGD_REGRESSION, hp=SGDHP, scalars=SGDScal, vectors=SGDVec)
+# w = S·v; the clamp w ← 0 clears coordinate-wise.
+_SGD_GROWS = grows("w = S·v: shrinks are O(1), the add on x's support, the clamp coordinate-wise")
+SGD_LAYOUT = Layout(SGD, hp=SGDHP, scalars=SGDScal, vectors=SGDVec, growth=_SGD_GROWS)
+SGD_REGRESSION_LAYOUT = Layout(SGD_REGRESSION, hp=SGDHP, scalars=SGDScal, vectors=SGDVec,
+                               growth=_SGD_GROWS)
 
 # averaging (``average=``, ``layouts/averaging.py``; w = s·v: with ``avg_base_scale``)
 AveragedSGDScal = averaged_scalars(SGDScal, scaled=True)
@@ -58,7 +61,7 @@ def penalized_layout(layout, l1):
     vectors = _names(layout.vectors) + (_names(SGDPenaltyVec) if l1 else ())
     return Layout(layout.rule, hp=layout.hp,
                   scalars=fields(*_names(layout.scalars), *_names(SGDPenaltyScal)),
-                  vectors=fields(*vectors))
+                  vectors=fields(*vectors), growth=layout.growth)
 
 
 SGD_PENALIZED_LAYOUT = penalized_layout(SGD_LAYOUT, l1=True)

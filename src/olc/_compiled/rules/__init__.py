@@ -1,7 +1,9 @@
 """Update rules. A family's rule module (``rule_ids.Family.module``: ``linear``, ``omm``,
 ``regularized``, …) defines its dispatchers; the other modules here hold the rules it
 dispatches to (``shen_dietterich``, ``l1_ball``, ``romma``, …) and the OMM rules' geometry
-(``omm_geometry``). Each rule is a pair of compiled functions over one row ``(idx, val)``
+(``omm_geometry``). What a rule module imports, transitively, is its family's compiled
+sources (``_compiled/sources.py``: the disk cache is keyed by them), so a rule's code
+depends on other compiled files only through import statements. Each rule is a pair of compiled functions over one row ``(idx, val)``
 (``kernels.vector``: dense, CSR, or binary CSR with ``val`` None):
 
 ``score(idx, val, vecs, ints, scal, hp, fast) -> float``

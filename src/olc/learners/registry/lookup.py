@@ -1,14 +1,45 @@
-"""Canonical names → learners: ``make(name, **params)``, ``info``, ``algorithms``, ``name_of``.
+"""Canonical names → learners: ``make(name, **params)``, ``info``, ``algorithms``, ``name_of``,
+and ``register`` for a learner written outside olc.
 
 The catalogue itself is the list in :mod:`olc.learners.registry.catalogue`; learner modules do not
 import this module to register themselves, so there is no import circle, and a lookup
 imports only the module of the learner asked for.
 """
-from .catalogue import CATALOGUE
+from .catalogue import CATALOGUE, AlgorithmInfo
 
 _BY_NAME = {entry.name: entry for entry in CATALOGUE}
 if len(_BY_NAME) != len(CATALOGUE):  # pragma: no cover - a catalogue edit gone wrong
     raise ValueError("an algorithm name appears twice in olc.learners.registry.catalogue")
+_REGISTERED = []  # entries added by register(), after the catalogue's
+
+
+def register(name, target, kind, summary, citation, references, *, family, preset=None,
+             compiled_family=None, new_references=()):
+    """Make a learner written outside olc known by ``name`` (``olc.make``, ``olc
+    algorithms``, ``olc.river``, the CLI's ``--algo``), as a catalogue entry does for olc's.
+
+    target: ``"package.module:Class"`` (imported on first use); family: its compiled
+    family's name; compiled_family: that family (``olc._compiled.rule_ids.Family``, its rule
+    module named absolutely, rule ids from ``FIRST_EXTERNAL_ID``) when it is new;
+    new_references: ``olc.references.Reference`` objects for keys olc does not know. Check
+    the pieces with ``olc.learners.registry.agreement.problems(info(name))``
+    (``docs/adding-a-learner.md``). Registering the same entry again is a no-op."""
+    from ...references import REFERENCES
+    from ..._compiled.rule_ids import register as register_family
+
+    entry = AlgorithmInfo(name, target, kind, summary, citation, tuple(references),
+                          tuple(sorted((preset or {}).items())), family)
+    if _BY_NAME.get(name) == entry:
+        return entry
+    if name in _BY_NAME:
+        raise ValueError(f"a learner named {name!r} is known already")
+    if compiled_family is not None:
+        register_family(compiled_family)
+    for ref in new_references:
+        REFERENCES.setdefault(ref.key, ref)
+    _BY_NAME[name] = entry
+    _REGISTERED.append(entry)
+    return entry
 
 
 class UnknownAlgorithmError(KeyError):
@@ -17,8 +48,9 @@ class UnknownAlgorithmError(KeyError):
 
 
 def algorithms():
-    """The catalogue: one :class:`AlgorithmInfo` per canonical name, in catalogue order."""
-    return list(CATALOGUE)
+    """The catalogue: one :class:`AlgorithmInfo` per canonical name, in catalogue order (then
+    the learners registered from outside olc)."""
+    return list(CATALOGUE) + _REGISTERED
 
 
 def info(name):
@@ -47,7 +79,7 @@ def name_of(learner):
     cls = type(learner)
     # Only entries naming this class can match; comparing class names first avoids importing
     # the modules of every other learner.
-    candidates = [e for e in CATALOGUE
+    candidates = [e for e in algorithms()
                   if e.class_name == cls.__name__ and e.module == cls.__module__]
     for entry in candidates:
         if all(params.get(k) == v for k, v in entry.preset):
