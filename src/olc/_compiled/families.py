@@ -63,12 +63,6 @@ def fingerprint(family):
     return loader.fingerprint(loops_template(family), family)
 
 
-def ovr_fingerprint(family):
-    """Hash of every compiled source file ``family``'s one-vs-rest loops depend on: an edit
-    of ``loops/one_vs_rest.py`` leaves the family's own loops' cache alone."""
-    return loader.fingerprint(loader.ONE_VS_REST, family)
-
-
 def is_cached(family, entry="run_dense"):
     """Whether ``family``'s ``entry`` loop is in the disk cache (an index file exists): a
     cheap look before importing numba, so a command can announce a compile at once."""

@@ -60,7 +60,6 @@ ONE_VS_REST = Template("one_vs_rest", ("run_dense_ovr", "run_csr_ovr", "score_de
 ONE_ROW = Template("one_row", ("learn_one", "learn_row", "score_one"),
                    ("loops/one_row.py", "loops/one_row_state.py"),
                    "one example at a time (River)")
-TEMPLATES = {t.name: t for t in (BINARY, MULTICLASS, ONE_VS_REST, ONE_ROW)}
 
 _lock = threading.RLock()
 _instances = {}       # (template name, family name) -> module instance

@@ -26,8 +26,6 @@ from enum import IntEnum
 
 import numpy as np
 
-NONE = None  # a Layout part a rule does not have
-
 
 def fields(*names):
     """An ``IntEnum`` whose members NAME (upper-cased ``names``) are slots 0, 1, …"""

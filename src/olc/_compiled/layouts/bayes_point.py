@@ -46,7 +46,6 @@ GENERALIZED_PERCEPTRON_AVERAGED_LAYOUT = averaged_layout(
 #: with additive updates of w on the support of x.
 SUPPORTED_BASE_LAYOUTS = (PERCEPTRON_LAYOUT, PASSIVE_AGGRESSIVE_LAYOUT,
                           GENERALIZED_PERCEPTRON_LAYOUT)
-SUPPORTED_BASE_RULES = tuple(layout.rule for layout in SUPPORTED_BASE_LAYOUTS)
 #: Slots of one member's scalar block (the largest base layout's).
 MEMBER_BLOCK = max(layout.n_scalars for layout in SUPPORTED_BASE_LAYOUTS)
 #: The member's bias: the same slot in every base layout (checked below).
