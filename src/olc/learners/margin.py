@@ -8,7 +8,6 @@ from numbers import Real
 import numpy as np
 from ._framework.constraints import Interval
 
-from .._compiled.layouts.base import fields
 from .._compiled.layouts.margin import (
     AGGRESSIVE_ROMMA_LAYOUT,
     ALMA2_LAYOUT,

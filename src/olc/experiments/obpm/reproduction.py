@@ -49,12 +49,6 @@ def _positive(value, option, minimum=1):
     return value
 
 
-def _positive(value, option, minimum=1):
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"{option} must be an integer ≥ {minimum}, got {value!r}")
-    return value
-
-
 def engine_specs(parts, trials, drift_trials, limit, seed, web_trials=WEB_PERMUTED_TRIALS):
     specs = {}
     if "figure-2" in parts:
@@ -65,21 +59,6 @@ def engine_specs(parts, trials, drift_trials, limit, seed, web_trials=WEB_PERMUT
     if "table-2" in parts:
         specs["table-2"] = batch_specs(trials, seed, limit)
     return specs
-
-
-def _check_models(spec):
-    """Build every custom model of ``spec`` once and check its learner's hyper-parameters
-    (the engine's ``validate`` checks only registry learners)."""
-    for c in spec.learner_configs():
-        if c.method is None:
-            continue
-        try:
-            model = build_model(c, c.params, 0)
-            wrapped = getattr(model, "learner", None) or getattr(model, "regressor", None)
-            if wrapped is not None:
-                wrapped._hyperparameters()
-        except (TypeError, ValueError, KeyError) as exc:
-            raise ValueError(f"{spec.name}: learner {c.label!r}: {exc}") from None
 
 
 def _check_models(spec):
@@ -132,39 +111,6 @@ def load_all(specs):
                                                       spec.protocol))[s.name]
             out[spec.name][s.name] = cache[key]
     return out
-
-
-def _mapped(data, folder):
-    out, seen = {}, {}
-    for name, per_stream in data.items():
-        out[name] = {}
-        for stream, d in per_stream.items():
-            if id(d) not in seen:
-                seen[id(d)] = d.memory_mapped(folder)
-            out[name][stream] = seen[id(d)]
-    return out
-
-
-def _all_runs(specs, validated, data, options):
-    """[(part, planned or None, Run)] — longest first (SVM, Table 2, §4.1, Figures)."""
-    runs = []
-    if "table-2" in specs:
-        svm_data = {s.streams[0].name: (data[s.name][s.streams[0].name],
-                                        s.streams[0].transforms[0].n_train)
-                    for s in specs["table-2"]}
-        runs += [("svm", None, r) for r in svm.runs(svm_data, options["seed"])]
-        for spec in specs["table-2"]:
-            runs += [("table-2", p, p.run) for p in plan(spec, data[spec.name],
-                                                         *validated[spec.name])]
-    if "table-1" in options["parts"]:
-        sizes = (options["train_size"], options["test_size"])
-        runs += [("table-1", None, r) for r in artificial.runs(options["trials"],
-                                                              options["seed"], sizes)]
-    for part in ("figure-3", "figure-2"):
-        for spec in specs.get(part, ()):
-            runs += [(part, p, p.run) for p in plan(spec, data[spec.name],
-                                                    *validated[spec.name])]
-    return runs
 
 
 def _mapped(data, folder):
