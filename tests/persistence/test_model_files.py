@@ -3,6 +3,7 @@ it; a bad file is a PersistenceError naming the file, the field, what was expect
 was found. Files that crashed the process are loaded in a subprocess (``load_worker``)."""
 import json
 import pickle
+import re
 import zipfile
 from pathlib import Path
 
@@ -273,3 +274,37 @@ def test_state_one_row_or_slot_off_is_refused(name, params, tmp_path, load_worke
         if reply["status"] != "refused":
             failures.append(f"{what}: {reply}")
     assert not failures, f"{name} {params}: " + "; ".join(failures)
+
+
+@pytest.mark.parametrize("content, seems", [
+    (b"", "it is empty"),
+    (b"w,x,y\n1,2,3\n", "it is a text file"),
+    (b"\x93NUMPY\x01\x00v\x00{'descr': '<f8'}", r"it is a single NumPy array \(\.npy\)"),
+    (b"\x1f\x8b\x08\x00\x00\x00\x00\x00", "it is a gzip-compressed file"),
+    (b"\x89HDF\r\n\x1a\n", "it is an HDF5 file"),
+    (b"\x80\x04\x95\x05\x00\x00\x00", "it is a Python pickle"),
+    (b"\x00\x01\x02\xff\xfe", "it is a binary file of another kind"),
+])
+def test_a_file_that_is_not_a_model_is_named_in_olc_words(tmp_path, content, seems):
+    path = tmp_path / "model.npz"
+    path.write_bytes(content)
+    with pytest.raises(PersistenceError) as err:
+        olc.load(path)
+    message = str(err.value)
+    assert re.search(seems, message), message
+    assert "olc.save" in message and "allow_pickle" not in message
+
+
+def test_an_archive_of_pickled_objects_is_refused_without_numpys_unsafe_advice(tmp_path):
+    path = tmp_path / "objects.npz"
+    np.savez(path, meta=np.array({"format": "olc-learner/2"}, dtype=object))
+    with pytest.raises(PersistenceError, match="pickled Python objects") as err:
+        olc.load(path)
+    assert "allow_pickle" not in str(err.value)
+
+
+def test_a_missing_file_or_a_folder_is_named_as_such(tmp_path):
+    with pytest.raises(PersistenceError, match="cannot be read .*FileNotFoundError"):
+        olc.load(tmp_path / "absent.npz")
+    with pytest.raises(PersistenceError, match="cannot be read .*IsADirectoryError"):
+        olc.load(tmp_path)

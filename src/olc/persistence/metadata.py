@@ -53,8 +53,45 @@ class Checker:
         return value
 
 
+_MODEL_FILE = ("an olc learner file is the NumPy .npz archive that olc.save writes (a JSON "
+               "'meta' entry and the learner's state arrays)")
+# The first bytes of the files most often mistaken for a model file.
+_SIGNATURES = ((b"\x93NUMPY", "a single NumPy array (.npy)"),
+               (b"\x1f\x8b", "a gzip-compressed file"),
+               (b"\x89HDF", "an HDF5 file"),
+               (b"BZh", "a bzip2-compressed file"),
+               (b"\xfd7zXZ", "an xz-compressed file"))
+
+
+def _not_a_model(path, seems):
+    return PersistenceError(f"{path}: not an olc learner file: it is {seems}; {_MODEL_FILE}")
+
+
+def _what_it_seems(head):
+    """What a file that is not a zip archive seems to be, from its first bytes."""
+    if not head:
+        return "empty"
+    for signature, what in _SIGNATURES:
+        if head.startswith(signature):
+            return what
+    if head[:1] == b"\x80" and 2 <= head[1:2][0] <= 5:
+        return "a Python pickle (olc never unpickles a file)"
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError:
+        return "a binary file of another kind"
+    return "a text file"
+
+
 def read_file(path):
     """(meta dict, {name: array}) — anything unreadable is a PersistenceError."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64)
+    except OSError as exc:
+        raise PersistenceError(f"{path}: cannot be read ({type(exc).__name__}: {exc})") from None
+    if not head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+        raise _not_a_model(path, _what_it_seems(head))
     try:
         data = np.load(path, allow_pickle=False)
         if not isinstance(data, np.lib.npyio.NpzFile):
@@ -71,7 +108,13 @@ def read_file(path):
             for key, value in arrays.items():
                 if not isinstance(value, np.ndarray):  # NpzFile gives raw bytes for non-.npy
                     raise ValueError(f"entry {key!r} is not a NumPy array")
-    except (OSError, ValueError, KeyError, EOFError, MemoryError, UnicodeError,
+    except ValueError as exc:
+        if "allow_pickle" in str(exc):  # NumPy's advice would be to load it unsafely
+            raise _not_a_model(path, "a zip archive with pickled Python objects in it (olc "
+                                     "never unpickles)") from None
+        raise PersistenceError(f"{path}: not an olc learner file ({type(exc).__name__}: "
+                               f"{exc})") from None
+    except (OSError, KeyError, EOFError, MemoryError, UnicodeError,
             zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError) as exc:
         raise PersistenceError(f"{path}: not an olc learner file ({type(exc).__name__}: "
                                f"{exc})") from None
