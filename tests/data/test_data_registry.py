@@ -177,6 +177,17 @@ def test_missing_file_offline_says_what_to_put_where(empty_home):
     assert not any((empty_home / "a9a").glob("*.part"))
 
 
+def test_a_folder_where_the_data_file_should_be_is_named_as_a_folder(empty_home):
+    folder = empty_home / "a9a"
+    (folder / "a9a.t.xz").mkdir(parents=True)   # e.g. an archive unpacked into a folder
+    (folder / "a9a.t").mkdir()
+    with pytest.raises(DatasetNotFoundError) as err:
+        data.load("a9a", "test")
+    msg = str(err.value)
+    for name in ("a9a.t.xz", "a9a.t"):
+        assert f"{folder / name} is a folder, not the data file" in msg, msg
+
+
 def test_download_false_does_not_touch_network(empty_home, monkeypatch):
     def boom(*a, **k):  # pragma: no cover - must not be called
         raise AssertionError("network used")

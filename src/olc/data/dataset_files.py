@@ -182,7 +182,12 @@ def missing_message(spec: DatasetSpec, split: str | None, folder: Path, missing)
     lines = [f"{what} is incomplete in {folder}/ and could not be downloaded."]
     for f, reasons in missing:
         target = folder / f.name
+        blocking = [p for p in local_candidates(folder, f) if p.exists() and not p.is_file()]
         lines.append(f"  missing: {target}")
+        for path in blocking:
+            kind = "a folder" if path.is_dir() else "not a regular file"
+            lines.append(f"    {path} is {kind}, not the data file: remove or rename it "
+                         "(a data file must be a regular file)")
         if f.url:
             lines.append(f"    get it from {f.url}")
             for m in f.mirrors:
