@@ -31,6 +31,20 @@ def fails(*args, env=None):
     return lines[0]
 
 
+@pytest.mark.parametrize("args, option", [
+    (["run", "perceptron", "--seed", "-1"], "--seed"),
+    (["compare", "pa", "--seed", "-1"], "--seed"),
+    (["compare", "pa", "--n-jobs", "0"], "--n-jobs"),
+    (["compare", "pa", "--n-jobs", "-2"], "--n-jobs"),
+    (["run", "perceptron", "--passes", "0"], "--passes"),
+    (["run", "perceptron", "--chunk-rows", "0"], "--chunk-rows"),
+])
+def test_a_bad_option_value_is_named_by_its_option(args, option):
+    res = CliRunner().invoke(app, args + ["--data", SMALL])
+    assert res.exit_code == 2, (res.exit_code, res.output)
+    assert f"'{option}'" in res.output and "Traceback" not in res.output, res.output
+
+
 def test_out_that_is_a_file(tmp_path):
     target = tmp_path / "taken"
     target.write_text("x")
@@ -95,13 +109,13 @@ def test_damaged_compressed_data_file(tool, damage, tmp_path):
         assert 1000 < n < 20000  # the rows before the damage were read
 
 
-@pytest.mark.skipif(not (SHARED / "a9a" / "a9a.t.xz").exists(), reason="a9a not available")
 def _untimed(output):
     """``olc run --json``'s summary without its timings (they differ from run to run)."""
     summary = json.loads(output)
     return {k: v for k, v in summary.items() if k not in ("seconds", "compile_seconds")}
 
 
+@pytest.mark.skipif(not (SHARED / "a9a" / "a9a.t.xz").exists(), reason="a9a not available")
 def test_data_file_damaged_after_verification(tmp_path, monkeypatch):
     home = tmp_path / "data"
     (home / "a9a").mkdir(parents=True)

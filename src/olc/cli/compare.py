@@ -7,7 +7,7 @@ from typing import List, Optional
 import typer
 
 from ..learners.registry import info
-from .options import DATA_HELP, parse_param_assignments
+from .options import DATA_HELP, n_jobs_callback, parse_param_assignments
 from .support import announce_compile, announce_early, out, writable_folder
 
 
@@ -20,10 +20,12 @@ def compare_cmd(
                                     help="k=v for every learner that has k, or ALGO:k=v "
                                          "(repeatable)."),
     passes: int = typer.Option(1, "--passes", min=1),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Shuffle each pass with this seed."),
+    seed: Optional[int] = typer.Option(None, "--seed", min=0,
+                                       help="Shuffle each pass with this seed."),
     out_dir: Path = typer.Option(Path("olc-out"), "--out",
                                  help="Folder for results.json and cumulative_error.png."),
-    n_jobs: int = typer.Option(1, "--n-jobs", help="Learners run in parallel (joblib)."),
+    n_jobs: int = typer.Option(1, "--n-jobs", callback=n_jobs_callback,
+                               help="Learners run in parallel (joblib; -1: all cores)."),
     tau: bool = typer.Option(True, "--tau/--no-tau"),
     as_json: bool = typer.Option(False, "--json", help="Print the results as JSON too."),
 ):

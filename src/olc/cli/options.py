@@ -1,10 +1,20 @@
-"""The options ``olc run`` and ``olc compare`` share: ``--data`` and ``--param``."""
+"""The options ``olc run`` and ``olc compare`` share: ``--data``, ``--param``, ``--seed`` and
+``--n-jobs``."""
 import ast
+
+import typer
 
 from ..learners.registry import info
 
 DATA_HELP = ("Dataset name (see `olc datasets`, optionally NAME:SPLIT), a path to an "
              "svmlight file, or synthetic[:k=v,...] (the built-in stream).")
+
+
+def n_jobs_callback(value):
+    """``--n-jobs``: a positive integer or -1 (all cores); typer names the option on error."""
+    if value == 0 or value < -1:
+        raise typer.BadParameter(f"must be a positive integer or -1 (all cores), got {value}")
+    return value
 
 
 def parse_value(text):

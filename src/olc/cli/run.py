@@ -15,7 +15,7 @@ def run_cmd(
     data: str = typer.Option("synthetic", "--data", help=DATA_HELP),
     param: List[str] = typer.Option([], "--param", help="Hyper-parameter k=v (repeatable)."),
     passes: int = typer.Option(1, "--passes", min=1, help="Passes over the data."),
-    seed: Optional[int] = typer.Option(None, "--seed",
+    seed: Optional[int] = typer.Option(None, "--seed", min=0,
                                        help="Shuffle each pass with this seed (default: "
                                             "data order)."),
     tau: bool = typer.Option(True, "--tau/--no-tau",
