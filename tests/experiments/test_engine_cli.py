@@ -243,8 +243,12 @@ def test_ctrl_c_ends_with_one_line(tmp_path):
     env = _env(tmp_path)
     spec = _slow_spec(tmp_path, trials=60)
     out = tmp_path / "int"
+    # The child gets the default SIGINT handler (Ctrl-C ends it with KeyboardInterrupt), not
+    # the disposition of whatever started the test suite: a suite started as a background job
+    # of a non-interactive shell ignores SIGINT, and a child would inherit that.
     proc = subprocess.Popen(_command(spec, out), env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.time() + 60
     while time.time() < deadline and len(list(out.rglob("*.json"))) < 2:
         time.sleep(0.02)
