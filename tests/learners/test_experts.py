@@ -453,6 +453,33 @@ def test_out_of_domain_value_is_located_and_rows_before_are_learned(name, bad, l
         learner.decision_function(conv(X[15:20]))
 
 
+@pytest.mark.parametrize("layout", ["dense", "csr"])
+def test_winnow_names_a_negative_value_first_as_scikit_learn_does(layout):
+    """{0, 1} inputs are non-negative: Winnow declares scikit-learn's positive_only tag and,
+    in the row where the stream stops, names a negative value before any other value
+    outside {0, 1}, in scikit-learn's words ("Negative values in data")."""
+    X, y = domain_stream(WINNOW, 3, n=30)
+    X = X.copy()
+    X[9, 1], X[9, 5] = 0.5, -0.25          # column 1 comes first, column 5 is the negative
+    conv = np.asarray if layout == "dense" else sp.csr_matrix
+    with pytest.raises(StreamStoppedError,
+                       match=r"^Negative values in data: X\[9, 5\] = -0\.25 at row 9, column 5"):
+        olc.make(WINNOW).fit(conv(X), y)
+    X[9, 5] = 0.75                          # no negative: the first value outside is named
+    with pytest.raises(StreamStoppedError, match=r"^X\[9, 1\] = 0\.5 at row 9, column 1"):
+        olc.make(WINNOW).fit(conv(X), y)
+
+
+def test_the_input_domains_are_declared_in_scikit_learns_tags():
+    from sklearn.utils import get_tags
+    from sklearn.utils.estimator_checks import check_positive_only_tag_during_fit
+
+    assert get_tags(olc.make(WINNOW)).input_tags.positive_only
+    assert not get_tags(olc.make(WM)).input_tags.positive_only   # ±1 experts: negatives
+    assert not get_tags(olc.make(RWM)).input_tags.positive_only
+    check_positive_only_tag_during_fit("winnow", olc.make(WINNOW))
+
+
 def test_csr_expert_row_must_store_every_column():
     X, y = expert_stream(1, n=10, d=5)
     C = sp.csr_matrix(X).tolil()

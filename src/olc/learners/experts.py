@@ -43,14 +43,18 @@ def _outside(values, domain):
 
 
 def first_violation(X, domain):
-    """(row, column, value) of the first entry of X (row-major order) outside ``domain``
-    — NaN/inf included — or None. For ``SIGN`` an entry a CSR row does not store is a zero,
-    hence outside. Vectorized: one pass over the stored values."""
+    """(row, column, value) of an entry of X outside ``domain`` — NaN/inf included — in the
+    first row that has one, or None: the row's first such entry, except that for ``BINARY``
+    a negative entry of that row is named first (scikit-learn's "Negative values in data",
+    which its ``positive_only`` tag promises). For ``SIGN`` an entry a CSR row does not store
+    is a zero, hence outside. Vectorized: one pass over the stored values."""
     if not issparse(X):
-        flat = np.flatnonzero(_outside(np.asarray(X), domain).ravel())
+        X = np.asarray(X)
+        flat = np.flatnonzero(_outside(X, domain).ravel())
         if flat.size == 0:
             return None
         row, col = divmod(int(flat[0]), X.shape[1])
+        col = _named_column(X[row], col, domain)
         return row, col, float(X[row, col])
     X = scipy_sparse().csr_matrix(X)
     bad = np.flatnonzero(_outside(X.data, domain))
@@ -65,12 +69,29 @@ def first_violation(X, domain):
         return None
     row = min(rows)
     dense = X[row].toarray().ravel()
-    col = int(np.flatnonzero(_outside(dense, domain))[0])
+    col = _named_column(dense, int(np.flatnonzero(_outside(dense, domain))[0]), domain)
     return row, col, float(dense[col])
+
+
+def _named_column(row_values, first_outside, domain):
+    """The column of the row's violation to name: its first negative value for ``BINARY``
+    (when it has one), else its first value outside the domain."""
+    if domain == BINARY:
+        negative = np.flatnonzero(row_values < 0.0)
+        if negative.size:
+            return int(negative[0])
+    return first_outside
 
 
 class _DomainLearner(OnlineLinearClassifier):
     """Shared input-domain handling (see the module docstring)."""
+
+    def __sklearn_tags__(self):
+        # Inputs in {0, 1} are non-negative: scikit-learn's positive_only tells tools (and
+        # its checks) that negative input is refused by design; ±1 experts take negatives.
+        tags = super().__sklearn_tags__()
+        tags.input_tags.positive_only = self.input_domain == BINARY
+        return tags
 
     #: "binary" ({0,1}) or "sign" ({-1,+1}): the values every feature must take.
     input_domain = None
@@ -100,7 +121,9 @@ class _DomainLearner(OnlineLinearClassifier):
         return self._ints[start:start + self.n_features_in_]
 
     def _domain_message(self, row, col, value):
-        return (f"X[{row}, {col}] = {value!r} at row {row}, column {col} is outside "
+        negative = self.input_domain == BINARY and value < 0.0
+        return (("Negative values in data: " if negative else "")
+                + f"X[{row}, {col}] = {value!r} at row {row}, column {col} is outside "
                 f"{type(self).__name__}'s input domain {_DOMAIN_TEXT[self.input_domain]}"
                 + (" (0 is not a prediction; a CSR row must store all d entries)"
                    if value == 0.0 and self.input_domain == SIGN else ""))
