@@ -44,15 +44,38 @@ def test_warmup_json_names_each_family_once():
     assert all(r["seconds"] >= r["compile_seconds"] >= 0 for r in records)
 
 
-def test_warmup_in_parallel_processes_fills_the_shared_disk_cache():
+_CACHED = ("import json; from olc._compiled import families; "
+           "print(json.dumps({f'{f} {e}': families.is_cached(f, e) "
+           "for f in ('experts', 'linear') for e in families.ENTRY_POINTS}))")
+
+
+def in_fresh_cache(cache, code):
+    """Run ``code`` in a new interpreter whose numba disk cache is the empty folder ``cache``
+    (the suite's own cache is filled by CI's warm-up, so a look there proves nothing);
+    returns its last line of standard output."""
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=900, env={**os.environ, "NUMBA_CACHE_DIR": str(cache),
+                                            "OLC_COMPILE_NOTICE": "0"})
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip().splitlines()[-1]
+
+
+def test_warmup_in_parallel_processes_fills_the_shared_disk_cache(tmp_path):
     # Two families compiled in two worker processes: the report keeps the order of first use,
-    # and afterwards both families' loops are in the disk cache this process reads.
-    report = warmup(["winnow", "perceptron"], n_jobs=2)
-    assert [(r.family, r.learners) for r in report] == [("experts", ["winnow"]),
-                                                        ("linear", ["perceptron"])]
-    for family in ("experts", "linear"):
-        for entry in families.ENTRY_POINTS:
-            assert families.is_cached(family, entry), (family, entry)
+    # and afterwards both families' loops are in the disk cache a new process reads.
+    import json
+
+    assert not any(json.loads(in_fresh_cache(tmp_path, _CACHED)).values())
+    report = in_fresh_cache(tmp_path, "from olc.warmup import warmup; print([(r.family, "
+                                      "r.learners) for r in warmup(['winnow', 'perceptron'], "
+                                      "n_jobs=2)])")
+    assert report == "[('experts', ['winnow']), ('linear', ['perceptron'])]"
+    cached = json.loads(in_fresh_cache(tmp_path, _CACHED))
+    assert all(cached.values()), cached
 
 
 def test_warmup_multiclass_compiles_the_one_vs_rest_loops():
