@@ -129,9 +129,10 @@ def warmup(names, n_jobs=1, multiclass=False, averaged=False):
     :class:`FamilyWarmup` per family, in the order of first use. Unknown names raise
     ``UnknownAlgorithmError`` before anything is compiled.
 
-    ``n_jobs`` > 1 compiles families in that many processes at once (joblib), the longest
-    first (``ESTIMATED_SECONDS``), so the wall time tends to the largest of a balanced split
-    instead of the sum; each process writes its families to the shared disk cache."""
+    ``n_jobs`` > 1 compiles families in that many processes at once (:func:`in_processes`),
+    the longest first (``ESTIMATED_SECONDS``), so the wall time tends to the largest of a
+    balanced split instead of the sum; each process writes its families to the shared disk
+    cache."""
     from ._compiled.notice import ESTIMATED_SECONDS
 
     for name in names:
@@ -142,10 +143,27 @@ def warmup(names, n_jobs=1, multiclass=False, averaged=False):
     if n_jobs == 1 or len(by_family) == 1:
         return [_warm_family(family, members, multiclass, averaged)
                 for family, members in by_family.items()]
-    from joblib import Parallel, delayed
-
     longest_first = sorted(by_family, key=lambda f: -ESTIMATED_SECONDS.get(f, 20))
-    done = Parallel(n_jobs=n_jobs)(delayed(_warm_family)(f, by_family[f], multiclass, averaged)
-                                   for f in longest_first)
+    done = in_processes(_warm_family, [(f, by_family[f], multiclass, averaged)
+                                       for f in longest_first], n_jobs)
     by_name = {row.family: row for row in done}
     return [by_name[family] for family in by_family]
+
+
+def in_processes(function, calls, n_jobs):
+    """``[function(*args) for args in calls]``, computed in ``n_jobs`` new processes that
+    live for the whole warm-up, each taking the next call when it is free.
+
+    Not joblib's loky pool: where psutil is installed, loky replaces a worker whose memory
+    has grown by 300 MB since its first task, warning "A worker stopped while some jobs were
+    given to the executor. This can be caused by a too short worker timeout or by a memory
+    leak." Compiling a family grows a process by about that much by design (numba keeps the
+    compiled code and LLVM's state), so the warm-up paid for a new interpreter per family and
+    printed a warning a user could not act on."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=n_jobs,
+                             mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(function, *args) for args in calls]
+        return [future.result() for future in futures]

@@ -117,3 +117,33 @@ def test_warmup_averaged_runs_the_wide_averaged_states_and_binds_river():
     # one-example entries: the warm-up exercises both (it failed on the River binding)
     report = warmup(["perceptron"], averaged=True)
     assert [r.family for r in report] == ["linear"]
+
+
+def _hold_memory(megabytes):
+    """A task that leaves its process 400 MB larger, as compiling a family does (numba keeps
+    the compiled code): the memory stays held by the module until the process ends."""
+    import os
+
+    import numpy as np
+
+    _HELD.append(np.ones(megabytes * 2**20 // 8))
+    return os.getpid()
+
+
+_HELD = []
+
+
+def test_the_warm_up_pool_keeps_its_workers_and_warns_nothing():
+    """joblib's loky pool retired a worker whose memory had grown by 300 MB (psutil being
+    installed) and warned "A worker stopped while some jobs were given to the executor …
+    memory leak" — on a fresh machine, every `olc warmup --all --n-jobs 2`. The warm-up's pool
+    keeps its n_jobs workers for all the tasks and says nothing."""
+    import warnings
+
+    from olc.warmup import in_processes
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pids = in_processes(_hold_memory, [(400,)] * 6, 2)
+    assert len(pids) == 6 and len(set(pids)) <= 2, pids
+    assert not caught, [str(w.message) for w in caught]
