@@ -149,6 +149,41 @@ def test_dask_local_cluster(tmp_path):
         (tmp_path / "r" / "table.csv").read_bytes()
 
 
+def test_dask_scheduler_given_by_its_address(tmp_path):
+    """``--scheduler tcp://…``: the engine opens its own client on the address and runs there
+    (a scheduler listening on the loopback only)."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=2,
+                                  protocol="tcp", host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        assert address.startswith("tcp://127.0.0.1:")
+        rep = run_experiment(small_spec(), tmp_path / "d", scheduler=address, progress=False)
+    ref = run_experiment(small_spec(), tmp_path / "r", progress=False)
+    assert [r["mistakes"] for r in rep["records"]] == [r["mistakes"] for r in ref["records"]]
+    assert (tmp_path / "d" / "table.csv").read_bytes() == \
+        (tmp_path / "r" / "table.csv").read_bytes()
+
+
+@pytest.mark.parametrize("scheduler", ["", "   ", 8786])
+def test_a_malformed_scheduler_is_refused_before_anything_runs(scheduler, tmp_path):
+    with pytest.raises(ValueError, match=r"--scheduler .*give an address such as tcp://"):
+        run_experiment(small_spec(), tmp_path / "out", scheduler=scheduler, progress=False)
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_scheduler_without_dask_installed_says_what_to_install(tmp_path, monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "distributed" else real(name, *a))
+    with pytest.raises(RuntimeError, match=r"--scheduler needs dask.distributed: pip install"):
+        run_experiment(small_spec(), tmp_path / "out", scheduler="tcp://127.0.0.1:8786",
+                       progress=False)
+    assert not (tmp_path / "out").exists()
+
+
 # ----------------------------------------------------------------------------- bad input
 
 def test_bad_input_is_refused_before_anything_is_written(tmp_path):
