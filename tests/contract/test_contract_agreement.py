@@ -11,7 +11,7 @@ import pytest
 
 import olc
 from olc._compiled.rule_ids import FAMILIES
-from olc.learners.registry.agreement import dispatch_problems, problems
+from olc.learners.registry.agreement import dispatch_problems, problems, table_problems
 
 TESTS = Path(__file__).parents[1]
 OWN_TESTS = [p for p in TESTS.iterdir() if p.is_dir() and p.name != "contract"]
@@ -20,6 +20,45 @@ OWN_TESTS = [p for p in TESTS.iterdir() if p.is_dir() and p.name != "contract"]
 @pytest.mark.parametrize("entry", olc.algorithms(), ids=lambda e: e.name)
 def test_the_pieces_agree(entry):
     assert problems(entry, tests=OWN_TESTS) == []
+
+
+def test_every_rule_id_is_declared_by_a_layout_with_its_family():
+    assert table_problems() == []
+
+
+def test_a_rule_id_no_layout_declares_is_reported(monkeypatch):
+    """A rule id written in rule_ids but declared by no layout belongs to no family (its
+    family's rules are collected from the layouts): the table check names it; and a family
+    left without rules is named too."""
+    from olc._compiled import rule_ids
+
+    collected = {rule: name for rule, name in rule_ids.collect().items()
+                 if rule != rule_ids.NORMA and name != "omm"}
+    monkeypatch.setattr(rule_ids, "_collected", collected)
+    found = table_problems()
+    assert any("NORMA = 13" in message for message in found), found
+    assert any("EFFICIENT_OMM_L2 = 3" in message for message in found), found
+    assert any("family 'omm': no layout" in message for message in found), found
+    assert rule_ids.NORMA not in FAMILIES["regularized"].rules
+
+
+def test_a_layout_without_or_with_another_family_is_reported():
+    """olc's learners' layouts declare their family; the entry's and the layout's agree."""
+    import dataclasses
+
+    from olc._compiled.layouts.base import Layout
+    from olc.learners.registry.agreement import _layout_family_problems
+
+    entry = olc.learners.info("norma")
+    layout = olc.make("norma")._layout
+    bare = Layout(layout.rule, hp=layout.hp, scalars=layout.scalars, vectors=layout.vectors,
+                  growth=layout.growth)
+    assert "declares no family" in _layout_family_problems(entry, bare)[0]
+    other = dataclasses.replace(entry, family="linear")
+    assert "declares family 'regularized', the catalogue entry 'linear'" in (
+        _layout_family_problems(other, layout)[0])
+    assert _layout_family_problems(entry, layout) == []
+    assert bare.fingerprint == layout.fingerprint  # the family is not part of the file format
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))

@@ -7,9 +7,15 @@ of rules compiled together, into one loop per input layout, the first time one o
 OBPM or n-OMM.
 
 Each family names its rule module, which defines ``family_score`` and ``family_step`` (the
-dispatch among its own rules). The compiled files its code depends on are not listed here:
-they are what the rule module imports, collected by ``sources.closure``, so that its disk
-cache is keyed by exactly those files (``loader.fingerprint``).
+dispatch among its own rules). Two things a family is made of are not listed here:
+- its rules: each rule's layout declares its family (``Layout(..., family="linear")`` in
+  ``layouts/<family>.py``), and :attr:`Family.rules` / :func:`family_of` collect those
+  declarations (:func:`rules_of`; it imports the layout modules, plain Python with NumPy, on
+  first use, never numba). A rule id is therefore written once, as its constant below, and
+  adding a rule to an existing family touches no ``Family`` line;
+- the compiled files its code depends on: what the rule module imports, collected by
+  ``sources.closure``, so that its disk cache is keyed by exactly those files
+  (``loader.fingerprint``).
 
 A family written outside olc (its rule module in the user's package) joins the table with
 :func:`register`; its rule ids must not collide with these (olc keeps ids below 1000).
@@ -67,7 +73,10 @@ CORE_SOURCES = ("kernels/vector.py", "kernels/random.py", "kernels/scaled.py", "
 @dataclass(frozen=True)
 class Family:
     name: str
-    rules: tuple          # rule ids compiled in this family
+    # The rule ids compiled in this family, listed: a family registered from outside olc lists
+    # them (register); olc's own families leave None, and ``rules`` collects them from the
+    # layouts that declare the family (rules_of).
+    listed_rules: tuple
     # Its rule module, defines family_score / family_step: relative to this package
     # (".rules.linear"), or absolute for a family registered from outside olc.
     module: str
@@ -89,66 +98,104 @@ class Family:
     multiclass: bool = False
 
     @property
+    def rules(self):
+        """The rule ids compiled in this family (sorted when collected from the layouts)."""
+        if self.listed_rules is not None:
+            return tuple(int(rule) for rule in self.listed_rules)
+        return rules_of(self.name)
+
+    @property
     def module_name(self):
         """The rule module's absolute name."""
         return importlib.util.resolve_name(self.module, __package__)
 
 
 FAMILIES = {f.name: f for f in (
-    Family("linear", (PERCEPTRON, PASSIVE_AGGRESSIVE), ".rules.linear",
-           "Perceptron, Passive-Aggressive", binary_rows=True),
-    Family("omm", (EFFICIENT_OMM_L2,), ".rules.omm", "Online Maximum Margin (ℓ2)",
-           binary_rows=True),
-    Family("regularized", (OBJECTIVE_PA, L2_CONSTRAINED_PA, L1_CONSTRAINED_PA, NORMA),
-           ".rules.regularized", "regularized and norm-constrained PA, NORMA",
-           allocates=True),
-    Family("experts", (WINNOW, WEIGHTED_MAJORITY, RANDOMIZED_WEIGHTED_MAJORITY),
-           ".rules.experts", "Winnow, (Randomized) Weighted Majority"),
-    Family("margin", (ROMMA, AGGRESSIVE_ROMMA, ALMA2, PUMMA), ".rules.margin",
-           "ROMMA, aggressive ROMMA, ALMA, PUMMA"),
-    Family("omm_variants", (NAIVE_OMM, EFFICIENT_OMM_LP), ".rules.omm_variants",
-           "n-OMM, ℓp e-OMM", allocates=True),
-    Family("bayes_point", (GENERALIZED_PERCEPTRON, OBPM), ".rules.bayes_point",
+    Family("linear", None, ".rules.linear", "Perceptron, Passive-Aggressive", binary_rows=True),
+    Family("omm", None, ".rules.omm", "Online Maximum Margin (ℓ2)", binary_rows=True),
+    Family("regularized", None, ".rules.regularized",
+           "regularized and norm-constrained PA, NORMA", allocates=True),
+    Family("experts", None, ".rules.experts", "Winnow, (Randomized) Weighted Majority"),
+    Family("margin", None, ".rules.margin", "ROMMA, aggressive ROMMA, ALMA, PUMMA"),
+    Family("omm_variants", None, ".rules.omm_variants", "n-OMM, ℓp e-OMM", allocates=True),
+    Family("bayes_point", None, ".rules.bayes_point",
            "generalized perceptron, Online Bayes Point Machine"),
-    Family("sgd", (SGD, SGD_REGRESSION), ".rules.sgd", "SGD classification and regression",
-           binary_rows=True),
-    Family("second_order", (AROW_FULL, AROW_DIAGONAL, AROW_DIAGONAL_PRECISION,
-                            AROW_REGRESSION_FULL, AROW_REGRESSION_DIAGONAL,
-                            AROW_REGRESSION_DIAGONAL_PRECISION),
-           ".rules.second_order", "AROW classification and regression", allocates=True),
-    Family("regression", (PA_REGRESSION,), ".rules.regression", "PA regression",
-           binary_rows=True),
-    Family("multiclass_pa", (MULTICLASS_PA,), ".rules.multiclass_pa",
-           "multiclass Passive-Aggressive", multiclass=True),
+    Family("sgd", None, ".rules.sgd", "SGD classification and regression", binary_rows=True),
+    Family("second_order", None, ".rules.second_order", "AROW classification and regression",
+           allocates=True),
+    Family("regression", None, ".rules.regression", "PA regression", binary_rows=True),
+    Family("multiclass_pa", None, ".rules.multiclass_pa", "multiclass Passive-Aggressive",
+           multiclass=True),
 )}
 
-_FAMILY_OF_RULE = {rule: family for family in FAMILIES.values() for rule in family.rules}
 #: olc's own rule ids are below this; a family registered from outside uses ids from it on.
 FIRST_EXTERNAL_ID = 1000
+_LISTED = {}     # rule id -> Family, of the families registered from outside olc
+_collected = None  # rule id -> family name, from olc's layouts (collect)
+
+
+def collect():
+    """rule id -> family name, as olc's layouts declare it (``Layout(..., family=...)``):
+    every module of ``olc._compiled.layouts`` is imported (plain Python, once) and the
+    declarations its layouts made are read (``layouts.base.declared_families``)."""
+    global _collected
+    if _collected is None:
+        import importlib
+        import pkgutil
+
+        from . import layouts
+        from .layouts.base import declared_families
+
+        for info in pkgutil.iter_modules(layouts.__path__):
+            importlib.import_module(f"{layouts.__name__}.{info.name}")
+        found = {rule: name for rule, name in declared_families().items()
+                 if rule < FIRST_EXTERNAL_ID}
+        unknown = sorted({name for name in found.values() if name not in FAMILIES})
+        if unknown:
+            raise ValueError(f"olc's layouts declare families {unknown}, which rule_ids does "
+                             f"not know (a Family(...) line in FAMILIES)")
+        _collected = found
+    return _collected
+
+
+def rules_of(family):
+    """The rule ids of olc's family named ``family``, collected from its layouts."""
+    return tuple(sorted(rule for rule, name in collect().items() if name == family))
 
 
 def register(family):
     """Add ``family`` (a :class:`Family` whose ``module`` is an absolute module name outside
-    olc, its rule ids ≥ ``FIRST_EXTERNAL_ID``) to the table, so that its learners compile
-    and cache as olc's own. Registering the same family again is a no-op."""
+    olc, listing its rule ids, each ≥ ``FIRST_EXTERNAL_ID``) to the table, so that its
+    learners compile and cache as olc's own. Registering the same family again is a no-op."""
     if FAMILIES.get(family.name) == family:
         return family
     if family.name in FAMILIES:
         raise ValueError(f"a compiled family named {family.name!r} exists already")
     if family.module.startswith("."):
         raise ValueError(f"family {family.name!r}: give its rule module's absolute name")
-    for rule in family.rules:
-        if int(rule) < FIRST_EXTERNAL_ID or int(rule) in _FAMILY_OF_RULE:
+    if family.listed_rules is None:
+        raise ValueError(f"family {family.name!r}: list its rule ids")
+    for rule in family.listed_rules:
+        if int(rule) < FIRST_EXTERNAL_ID or int(rule) in _LISTED:
             raise ValueError(f"family {family.name!r}: rule id {rule} is taken or below "
                              f"{FIRST_EXTERNAL_ID}")
     FAMILIES[family.name] = family
-    _FAMILY_OF_RULE.update({int(rule): family for rule in family.rules})
+    _LISTED.update({int(rule): family for rule in family.listed_rules})
     return family
 
 
 def family_of(rule):
     """The :class:`Family` that compiles ``rule``."""
-    try:
-        return _FAMILY_OF_RULE[int(rule)]
-    except KeyError:
-        raise ValueError(f"unknown rule id {rule!r}") from None
+    rule = int(rule)
+    if rule in _LISTED:
+        return _LISTED[rule]
+    # A rule's layout is constructed before the rule runs (its learner holds it): its
+    # declaration is then known without importing every layout module (collect, ~15 ms).
+    from .layouts.base import declared_families
+
+    name = declared_families().get(rule) if rule < FIRST_EXTERNAL_ID else None
+    if name is None or name not in FAMILIES:
+        name = collect().get(rule)
+    if name is None:
+        raise ValueError(f"unknown rule id {rule!r}")
+    return FAMILIES[name]

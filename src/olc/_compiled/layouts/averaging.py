@@ -54,4 +54,5 @@ def averaged_layout(layout, hp, scalars, vectors):
     assert not (layout.variable_vectors or layout.variable_scalars or layout.variable_hp)
     # The averaging kernel changes avg_sum on x's support only, and SGD's rebase
     # u ← (u + a·v)/b acts coordinate by coordinate (0 stays 0): growth is the rule's own.
-    return Layout(layout.rule, hp=hp, scalars=scalars, vectors=vectors, growth=layout.growth)
+    return Layout(layout.rule, hp=hp, scalars=scalars, vectors=vectors, growth=layout.growth,
+                  family=layout.family)

@@ -19,6 +19,11 @@ streams name features as they come): ``growth=grows(why)`` or ``growth=refuses(w
 reason next to the state it is about. ``olc.river.growth`` reads it; the contract suite fails
 on a layout that declares neither. It is not part of the fingerprint (it says what the rule
 does with the arrays, not how they are laid out).
+
+A layout of olc's own rules declares the compiled family its rule belongs to, ``family=``:
+``rule_ids.Family.rules`` is collected from those declarations (``rule_ids.rules_of``), so a
+rule id is listed once, in ``rule_ids``, and joins its family through its layout. Not part of
+the fingerprint either (a file saved before keeps loading).
 """
 import hashlib
 from dataclasses import dataclass
@@ -58,6 +63,15 @@ def refuses(why):
     return Growth(False, why)
 
 
+_DECLARED = {}  # rule id -> the family its layouts declare (Layout(..., family=...))
+
+
+def declared_families():
+    """rule id -> family name, as declared by every layout constructed so far
+    (``rule_ids.collect`` imports olc's layout modules first). Read-only."""
+    return _DECLARED
+
+
 def _names(enum):
     return () if enum is None else tuple(m.name.lower() for m in enum)
 
@@ -69,12 +83,20 @@ class Layout:
     ``variable_vectors`` / ``variable_hp`` / ``variable_scalars``: the named rows/slots are a
     prefix and more may follow (e.g. OBPM's N member blocks); the learner sizes them.
     growth: :func:`grows` or :func:`refuses` (see the module docstring).
+    family: the name of the compiled family of ``rule`` (``rule_ids.FAMILIES``); olc's
+    layouts declare it, and their family's ``rules`` are collected from it.
     """
 
     def __init__(self, rule, *, hp, scalars, vectors, int_slots=None, int_blocks=None,
                  variable_vectors=False, variable_hp=False, variable_scalars=False,
-                 growth=None):
+                 growth=None, family=None):
         self.rule = int(rule)
+        self.family = family
+        if family is not None:
+            declared = _DECLARED.setdefault(self.rule, family)
+            if declared != family:
+                raise ValueError(f"rule {self.rule}: a layout declares family {family!r}, "
+                                 f"another {declared!r}")
         self.growth = growth  # a Growth (grows / refuses); None: undeclared, a contract error
         self.hp, self.scalars, self.vectors = hp, scalars, vectors
         self.int_slots, self.int_blocks = int_slots, int_blocks

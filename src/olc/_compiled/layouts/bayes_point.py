@@ -32,7 +32,8 @@ SCHEDULES = {"constant": CONSTANT, "inv_sqrt": INV_SQRT}
 GENERALIZED_PERCEPTRON_LAYOUT = Layout(GENERALIZED_PERCEPTRON, hp=GeneralizedPerceptronHP,
                                        scalars=GeneralizedPerceptronScal, vectors=LinearVec,
                                        growth=refuses("it recomputes ‖w‖² exactly once its "
-                                                      "work reaches 4d nonzeros, d the width"))
+                                                      "work reaches 4d nonzeros, d the width"),
+                                       family="bayes_point")
 # averaging (``average=``, ``layouts/averaging.py``)
 AveragedGeneralizedPerceptronScal = averaged_scalars(GeneralizedPerceptronScal)
 AveragedGeneralizedPerceptronVec = averaged_vectors(LinearVec)
@@ -66,7 +67,7 @@ FIRST_MEMBER_ROW = len(ObpmVec)
 OBPM_LAYOUT = Layout(OBPM, hp=ObpmHP, scalars=ObpmScal, vectors=ObpmVec,
                      variable_vectors=True, variable_scalars=True, variable_hp=True,
                      growth=refuses("it recomputes the members' ‖Σw‖² exactly once its work "
-                                    "reaches 4d nonzeros, d the width"))
+                                    "reaches 4d nonzeros, d the width"), family="bayes_point")
 
 
 def member_block(j):

@@ -19,7 +19,8 @@ WinnowIntBlock = fields("exponents")
 WINNOW_LAYOUT = Layout(WINNOW, hp=WinnowHP, scalars=WinnowScal, vectors=WinnowVec,
                        int_blocks=WinnowIntBlock,
                        growth=refuses("its threshold defaults to N = d and its weights start "
-                                      "at 1, so an unseen feature is not a zero column"))
+                                      "at 1, so an unseen feature is not a zero column"),
+                       family="experts")
 
 _EVERY_EXPERT = refuses("every expert (feature) must predict ±1 on every round")
 WeightedMajorityHP = fields("eta")
@@ -31,10 +32,11 @@ ExpertsIntBlock = fields("mistakes")
 WEIGHTED_MAJORITY_LAYOUT = Layout(WEIGHTED_MAJORITY, hp=WeightedMajorityHP,
                                   scalars=ExpertsScal, vectors=ExpertsVec,
                                   int_slots=ExpertsInt, int_blocks=ExpertsIntBlock,
-                                  growth=_EVERY_EXPERT)
+                                  growth=_EVERY_EXPERT, family="experts")
 RANDOMIZED_WEIGHTED_MAJORITY_LAYOUT = Layout(
     RANDOMIZED_WEIGHTED_MAJORITY, hp=RandomizedWeightedMajorityHP, scalars=ExpertsScal,
-    vectors=ExpertsVec, int_slots=ExpertsInt, int_blocks=ExpertsIntBlock, growth=_EVERY_EXPERT)
+    vectors=ExpertsVec, int_slots=ExpertsInt, int_blocks=ExpertsIntBlock, growth=_EVERY_EXPERT,
+    family="experts")
 
 # Where the integer blocks start in ``ints`` (block 0 follows the named slots).
 WINNOW_EXPONENTS = WINNOW_LAYOUT.int_block(WinnowIntBlock.EXPONENTS, 0)

@@ -14,7 +14,7 @@ LinearVec = fields("w")
 
 PerceptronHP = fields("eta", "fit_intercept", "mistake_only")
 PERCEPTRON_LAYOUT = Layout(PERCEPTRON, hp=PerceptronHP, scalars=LinearScal, vectors=LinearVec,
-                           growth=LINEAR_GROWS)
+                           growth=LINEAR_GROWS, family="linear")
 
 # One Passive-Aggressive step over a loss (``rules/linear.py``, ``pa_step``), for
 # classification and regression alike:
@@ -34,7 +34,7 @@ PA_CLASSIC, PA_I, PA_II = 0, 1, 2
 HINGE, EPSILON_INSENSITIVE = 0, 1
 PASSIVE_AGGRESSIVE_LAYOUT = Layout(PASSIVE_AGGRESSIVE, hp=PassiveAggressiveHP,
                                    scalars=LinearScal, vectors=LinearVec,
-                                   growth=LINEAR_GROWS)
+                                   growth=LINEAR_GROWS, family="linear")
 
 # Run-time extension of the perceptron's and the PA step's ``hp``, read past the layout's own
 # fields (at ``len(PerceptronHP)`` / ``len(PassiveAggressiveHP)``) only when ``hp`` is that

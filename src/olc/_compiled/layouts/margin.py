@@ -23,10 +23,11 @@ RommaVec = fields("v")
 RommaIntSlot = fields("v_count")
 RommaIntBlock = fields("v_list", "v_pos")
 ROMMA_LAYOUT = Layout(ROMMA, hp=RommaHP, scalars=RommaScal, vectors=RommaVec,
-                      int_slots=RommaIntSlot, int_blocks=RommaIntBlock, growth=_EXACT_ERR)
+                      int_slots=RommaIntSlot, int_blocks=RommaIntBlock, growth=_EXACT_ERR,
+                                                                        family="margin")
 AGGRESSIVE_ROMMA_LAYOUT = Layout(AGGRESSIVE_ROMMA, hp=RommaHP, scalars=RommaScal,
                                  vectors=RommaVec, int_slots=RommaIntSlot,
-                                 int_blocks=RommaIntBlock, growth=_EXACT_ERR)
+                                 int_blocks=RommaIntBlock, growth=_EXACT_ERR, family="margin")
 N_ROMMA_INT_SLOTS = len(RommaIntSlot)
 
 # -- ALMA₂ (rule 32) --------------------------------------------------------------------------
@@ -37,7 +38,7 @@ AlmaScal = fields("scale", "raw_bias", "sqnorm", "k")
 AlmaVec = fields("v")
 ALMA2_LAYOUT = Layout(ALMA2, hp=AlmaHP, scalars=AlmaScal, vectors=AlmaVec,
                       growth=grows("w = S·v, the norm kept by formula, the projection an O(1) "
-                                   "change of S, the fold coordinate-wise"))
+                                   "change of S, the fold coordinate-wise"), family="margin")
 
 # -- PUMMA, p = 2 (rule 33) -------------------------------------------------------------------
 # The classifier (w, b), w = S·v, and the stored positive and negative points p, n.
@@ -51,6 +52,7 @@ PummaVec = fields("v", "p", "n")
 PummaIntSlot = fields("v_count", "p_count", "n_count")
 PummaIntBlock = fields("v_list", "v_pos", "p_list", "p_pos", "n_list", "n_pos")
 PUMMA_LAYOUT = Layout(PUMMA, hp=PummaHP, scalars=PummaScal, vectors=PummaVec,
-                      int_slots=PummaIntSlot, int_blocks=PummaIntBlock, growth=_EXACT_ERR)
+                      int_slots=PummaIntSlot, int_blocks=PummaIntBlock, growth=_EXACT_ERR,
+                                                                        family="margin")
 N_PUMMA_INT_SLOTS = len(PummaIntSlot)
 PHASE_EMPTY, PHASE_ONE_LABEL, PHASE_PAIR = 0.0, 1.0, 2.0

@@ -29,7 +29,8 @@ MulticlassPAHP = fields("c", "kappa", "fit_intercept", "variant")
 MULTICLASS_PA_LAYOUT = Layout(MULTICLASS_PA, hp=MulticlassPAHP, scalars=LinearScal,
                               vectors=LinearVec,
                               growth=refuses("its K prototypes are not wrapped for River "
-                                             "(a multiclass River model is refused)"))
+                                             "(a multiclass River model is refused)"),
+                              family="multiclass_pa")
 
 
 def multiclass_pa_hp_values(variant, c, fit_intercept):

@@ -29,4 +29,4 @@ OmmScal = fields("sp", "sm", "pp", "mm", "pm", "phase", "y1", "gamma", "unit")
 # the cached products are scalars updated by formulas; a reset clears v, then adds x.
 EFFICIENT_OMM_LAYOUT = Layout(EFFICIENT_OMM_L2, hp=OmmHP, scalars=OmmScal, vectors=OmmVec,
                               growth=grows("v₊, v₋ change on x's support or coordinate-wise; "
-                                           "the cached products are scalars"))
+                                           "the cached products are scalars"), family="omm")

@@ -38,7 +38,8 @@ NommInt = fields("n_stored", "k", "status", "majors")
 NAIVE_OMM_LAYOUT = Layout(NAIVE_OMM, hp=NommHP, scalars=NommScal, vectors=NommVec,
                           int_slots=NommInt, variable_vectors=True, variable_scalars=True,
                           growth=refuses("its update runs reassociated sums over all d "
-                                         "coordinates (and keeps two extra columns)"))
+                                         "coordinates (and keeps two extra columns)"),
+                          family="omm_variants")
 
 NOMM_ROWS = len(NommVec)       # the Q block starts here
 NOMM_HEADER = len(NommScal)    # λ starts here
@@ -90,4 +91,5 @@ LpVec = fields("w", "vpos", "vneg")
 LpScal = fields("bias", "phase", "y1", "gamma", "norm")
 EFFICIENT_OMM_LP_LAYOUT = Layout(
     EFFICIENT_OMM_LP, hp=LpHP, scalars=LpScal, vectors=LpVec,
-    growth=refuses("its bias is a reassociated dot product over all d coordinates"))
+    growth=refuses("its bias is a reassociated dot product over all d coordinates"),
+    family="omm_variants")

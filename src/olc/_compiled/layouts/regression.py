@@ -20,7 +20,7 @@ from .linear import (LINEAR_GROWS, AveragedLinearScal, AveragedLinearVec,
                      AveragedPassiveAggressiveHP, LinearScal, LinearVec, PassiveAggressiveHP)
 
 PA_REGRESSION_LAYOUT = Layout(PA_REGRESSION, hp=PassiveAggressiveHP, scalars=LinearScal,
-                              vectors=LinearVec, growth=LINEAR_GROWS)
+                              vectors=LinearVec, growth=LINEAR_GROWS, family="regression")
 PA_REGRESSION_AVERAGED_LAYOUT = averaged_layout(PA_REGRESSION_LAYOUT,
                                                 AveragedPassiveAggressiveHP,
                                                 AveragedLinearScal, AveragedLinearVec)
@@ -33,12 +33,12 @@ AROWRegressionFullVec = fields("mu")  # then the rows of Σ
 AROW_REGRESSION_LAYOUTS = {
     "full": Layout(AROW_REGRESSION_FULL, hp=AROWRegressionHP, scalars=None,
                    vectors=AROWRegressionFullVec, variable_vectors=True,
-                   growth=AROW_FULL_GROWS),
+                   growth=AROW_FULL_GROWS, family="second_order"),
     "diagonal": Layout(AROW_REGRESSION_DIAGONAL, hp=AROWRegressionHP,
                        scalars=AROWRegressionScal, vectors=AROWRegressionDiagonalVec,
-                       growth=AROW_DIAGONAL_GROWS),
+                       growth=AROW_DIAGONAL_GROWS, family="second_order"),
     "diagonal-precision": Layout(AROW_REGRESSION_DIAGONAL_PRECISION, hp=AROWRegressionHP,
                                  scalars=AROWRegressionScal,
                                  vectors=AROWRegressionDiagonalVec,
-                                 growth=AROW_DIAGONAL_GROWS),
+                                 growth=AROW_DIAGONAL_GROWS, family="second_order"),
 }

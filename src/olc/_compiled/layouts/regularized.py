@@ -35,9 +35,9 @@ UPDATE_MISTAKE, UPDATE_HINGE, UPDATE_ALWAYS = 0, 1, 2
 _SD_STATE = dict(scalars=ShenDietterichScal, vectors=ShenDietterichVec, int_slots=SupportInt,
                  int_blocks=SupportBlock,
                  growth=grows("whole-vector operations run over the tracked support list"))
-OBJECTIVE_PA_LAYOUT = Layout(OBJECTIVE_PA, hp=ObjectivePaHP, **_SD_STATE)
-L2_CONSTRAINED_PA_LAYOUT = Layout(L2_CONSTRAINED_PA, hp=BallPaHP, **_SD_STATE)
-L1_CONSTRAINED_PA_LAYOUT = Layout(L1_CONSTRAINED_PA, hp=BallPaHP, **_SD_STATE)
+OBJECTIVE_PA_LAYOUT = Layout(OBJECTIVE_PA, hp=ObjectivePaHP, **_SD_STATE, family="regularized")
+L2_CONSTRAINED_PA_LAYOUT = Layout(L2_CONSTRAINED_PA, hp=BallPaHP, **_SD_STATE, family="regularized")
+L1_CONSTRAINED_PA_LAYOUT = Layout(L1_CONSTRAINED_PA, hp=BallPaHP, **_SD_STATE, family="regularized")
 
 # -- rule 13 -------------------------------------------------------------------------------
 # schedule: η_t = η (SCHEDULE_CONSTANT) or η/√t (SCHEDULE_SQRT).
@@ -46,4 +46,5 @@ SCHEDULE_CONSTANT, SCHEDULE_SQRT = 0, 1
 NormaScal = fields("bias", "scale", "rounds")
 NormaVec = fields("v")
 NORMA_LAYOUT = Layout(NORMA, hp=NormaHP, scalars=NormaScal, vectors=NormaVec,
-                      growth=grows("w = S·v: the shrink is O(1), the add on x's support"))
+                      growth=grows("w = S·v: the shrink is O(1), the add on x's support"),
+                      family="regularized")

@@ -35,11 +35,12 @@ AROW_DIAGONAL_GROWS = grows("μ_j, Σ_jj change only where x_j ≠ 0; the pad is
 AROW_FULL_GROWS = grows("z = Σx̃ runs over x's nonzeros and the bias: a pristine coordinate "
                         "keeps μ_j = 0, Σ_jj = 1 and a zero row and column")
 AROW_FULL_LAYOUT = Layout(AROW_FULL, hp=ArowHP, scalars=None, vectors=ArowFullVec,
-                          variable_vectors=True, growth=AROW_FULL_GROWS)
+                          variable_vectors=True, growth=AROW_FULL_GROWS, family="second_order")
 AROW_DIAGONAL_LAYOUT = Layout(AROW_DIAGONAL, hp=ArowHP, scalars=ArowDiagonalScal,
-                              vectors=ArowDiagonalVec, growth=AROW_DIAGONAL_GROWS)
+                              vectors=ArowDiagonalVec, growth=AROW_DIAGONAL_GROWS,
+                                                       family="second_order")
 AROW_DIAGONAL_PRECISION_LAYOUT = Layout(AROW_DIAGONAL_PRECISION, hp=ArowHP,
                                         scalars=ArowDiagonalScal, vectors=ArowDiagonalVec,
-                                        growth=AROW_DIAGONAL_GROWS)
+                                        growth=AROW_DIAGONAL_GROWS, family="second_order")
 AROW_LAYOUTS = dict(zip(COVARIANCES, (AROW_FULL_LAYOUT, AROW_DIAGONAL_LAYOUT,
                                       AROW_DIAGONAL_PRECISION_LAYOUT)))

@@ -20,9 +20,9 @@ HINGE, LOGISTIC, SQUARED_HINGE, SQUARED, PERCEPTRON = 0, 1, 2, 3, 4
 
 # w = S·v; the clamp w ← 0 clears coordinate-wise.
 _SGD_GROWS = grows("w = S·v: shrinks are O(1), the add on x's support, the clamp coordinate-wise")
-SGD_LAYOUT = Layout(SGD, hp=SGDHP, scalars=SGDScal, vectors=SGDVec, growth=_SGD_GROWS)
+SGD_LAYOUT = Layout(SGD, hp=SGDHP, scalars=SGDScal, vectors=SGDVec, growth=_SGD_GROWS, family="sgd")
 SGD_REGRESSION_LAYOUT = Layout(SGD_REGRESSION, hp=SGDHP, scalars=SGDScal, vectors=SGDVec,
-                               growth=_SGD_GROWS)
+                               growth=_SGD_GROWS, family="sgd")
 
 # averaging (``average=``, ``layouts/averaging.py``; w = s·v: with ``avg_base_scale``)
 AveragedSGDScal = averaged_scalars(SGDScal, scaled=True)
@@ -61,7 +61,7 @@ def penalized_layout(layout, l1):
     vectors = _names(layout.vectors) + (_names(SGDPenaltyVec) if l1 else ())
     return Layout(layout.rule, hp=layout.hp,
                   scalars=fields(*_names(layout.scalars), *_names(SGDPenaltyScal)),
-                  vectors=fields(*vectors), growth=layout.growth)
+                  vectors=fields(*vectors), growth=layout.growth, family=layout.family)
 
 
 SGD_PENALIZED_LAYOUT = penalized_layout(SGD_LAYOUT, l1=True)

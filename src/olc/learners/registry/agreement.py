@@ -1,6 +1,7 @@
 """Whether the pieces of a learner agree: its catalogue entry, its class, its layout, its
 compiled family and rule, its references and its test. Every check here reads declarations
-(the catalogue, the layout, ``rule_ids``, the rule module's source with ``ast``): nothing is
+(the catalogue, the layout, ``rule_ids`` and the families the layouts declare
+(:func:`table_problems`), the rule module's source with ``ast``): nothing is
 compiled, so the contract suite runs them on every learner in a second, and a user runs them
 on a learner registered from outside olc (``olc.learners.registry.register``) before its
 first fit.
@@ -38,6 +39,7 @@ def problems(entry, tests=None):
     layout = getattr(learner, "_layout", None)
     found += _layout_problems(entry, learner, layout)
     if family is not None and layout is not None:
+        found += _layout_family_problems(entry, layout)
         if layout.rule not in family.rules:
             found.append(f"{entry.name}: the rule {layout.rule} of its layout is not among "
                          f"family {family.name!r}'s rules {family.rules} (rule_ids)")
@@ -107,6 +109,45 @@ def _layout_problems(entry, learner, layout):
     if not layout.variable_hp and values - fields:
         found.append(f"{entry.name}: _hp_values() names fields the layout lacks "
                      f"{sorted(values - fields)}")
+    return found
+
+
+def _layout_family_problems(entry, layout):
+    """olc's layouts declare their rule's family (``family=``: ``rule_ids`` collects a
+    family's rules from them); a layout from outside olc may, its family listing its rules."""
+    from ..._compiled.rule_ids import FIRST_EXTERNAL_ID
+
+    if layout.family is None:
+        if layout.rule < FIRST_EXTERNAL_ID:
+            return [f"{entry.name}: the layout of rule {layout.rule} declares no family "
+                    f"(Layout(..., family={entry.family!r}))"]
+        return []
+    if layout.family != entry.family:
+        return [f"{entry.name}: the layout of rule {layout.rule} declares family "
+                f"{layout.family!r}, the catalogue entry {entry.family!r}"]
+    return []
+
+
+def table_problems():
+    """Whether ``rule_ids`` agrees with olc's layouts: every rule id constant (below
+    ``FIRST_EXTERNAL_ID``) is declared by a layout, which names its family (``family=``;
+    a family's rules are collected from those declarations), and every family of olc has a
+    rule."""
+    from ..._compiled import rule_ids
+
+    collected = rule_ids.collect()
+    ids = {name: value for name, value in vars(rule_ids).items()
+           if name.isupper() and type(value) is int and value < rule_ids.FIRST_EXTERNAL_ID}
+    found = [f"rule id {name} = {value} (rule_ids): no layout declares it with its family "
+             f"(Layout({name}, ..., family=...) in layouts/<family>.py)"
+             for name, value in sorted(ids.items(), key=lambda item: item[1])
+             if value not in collected]
+    unnamed = sorted(set(collected) - set(ids.values()))
+    if unnamed:
+        found.append(f"rule ids {unnamed}: declared by layouts but not named in rule_ids")
+    found += [f"family {family.name!r}: no layout declares a rule of it (family=)"
+              for family in rule_ids.FAMILIES.values()
+              if family.listed_rules is None and not family.rules]
     return found
 
 
