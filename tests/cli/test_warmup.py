@@ -5,6 +5,8 @@ from olc._compiled import families, loader
 from olc.cli import app
 from olc.warmup import family_of_learner, warmup
 
+from _fresh_cache import in_fresh_cache
+
 runner = CliRunner()
 
 
@@ -47,21 +49,6 @@ def test_warmup_json_names_each_family_once():
 _CACHED = ("import json; from olc._compiled import families; "
            "print(json.dumps({f'{f} {e}': families.is_cached(f, e) "
            "for f in ('experts', 'linear') for e in families.ENTRY_POINTS}))")
-
-
-def in_fresh_cache(cache, code):
-    """Run ``code`` in a new interpreter whose numba disk cache is the empty folder ``cache``
-    (the suite's own cache is filled by CI's warm-up, so a look there proves nothing);
-    returns its last line of standard output."""
-    import os
-    import subprocess
-    import sys
-
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=900, env={**os.environ, "NUMBA_CACHE_DIR": str(cache),
-                                            "OLC_COMPILE_NOTICE": "0"})
-    assert done.returncode == 0, done.stderr
-    return done.stdout.strip().splitlines()[-1]
 
 
 def test_warmup_in_parallel_processes_fills_the_shared_disk_cache(tmp_path):

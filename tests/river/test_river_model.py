@@ -120,23 +120,14 @@ def test_memory_usage_counts_the_model_not_the_shared_compiled_code():
 def test_warmup_compiles_the_one_example_entry_points_too(tmp_path):
     """In an empty disk cache (the suite's own is filled by CI's warm-up): not cached before
     ``warmup``, cached after, as a new process sees it."""
-    import os
-    import subprocess
-    import sys
+    from _fresh_cache import in_fresh_cache
 
     look = ("from olc._compiled import families; "
             "print(families.is_cached('linear', 'learn_one'))")
-
-    def fresh(code):
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                              timeout=900, env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path),
-                                                "OLC_COMPILE_NOTICE": "0"})
-        assert done.returncode == 0, done.stderr
-        return done.stdout.strip().splitlines()[-1]
-
-    assert fresh(look) == "False"
-    fresh("from olc.warmup import warmup; warmup(['perceptron']); print('done')")
-    assert fresh(look) == "True"
+    assert in_fresh_cache(tmp_path, look) == "False"
+    in_fresh_cache(tmp_path, "from olc.warmup import warmup; warmup(['perceptron']); "
+                             "print('done')")
+    assert in_fresh_cache(tmp_path, look) == "True"
 
 
 def test_memory_walk_skips_dead_weak_proxies():
