@@ -31,7 +31,8 @@ from ._framework.validation import SEED_LIMIT, InputError, StreamStoppedError, c
 from .._util.sparse import issparse, scipy_sparse
 
 BINARY, SIGN = "binary", "sign"
-_DOMAIN_TEXT = {BINARY: "{0, 1}", SIGN: "{-1, +1}"}
+#: How each input domain is written in error messages (also River's, ``olc.river``).
+DOMAIN_TEXT = {BINARY: "{0, 1}", SIGN: "{-1, +1}"}
 _POSITIVE = Interval(Real, 0, np.inf, closed="neither")
 _ETA = [Interval(Real, 0, 0.5, closed="right")]  # the lecture requires η ≤ 1/2
 
@@ -124,7 +125,7 @@ class _DomainLearner(OnlineLinearClassifier):
         negative = self.input_domain == BINARY and value < 0.0
         return (("Negative values in data: " if negative else "")
                 + f"X[{row}, {col}] = {value!r} at row {row}, column {col} is outside "
-                f"{type(self).__name__}'s input domain {_DOMAIN_TEXT[self.input_domain]}"
+                f"{type(self).__name__}'s input domain {DOMAIN_TEXT[self.input_domain]}"
                 + (" (0 is not a prediction; a CSR row must store all d entries)"
                    if value == 0.0 and self.input_domain == SIGN else ""))
 

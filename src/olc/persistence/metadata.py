@@ -108,14 +108,12 @@ def read_file(path):
             for key, value in arrays.items():
                 if not isinstance(value, np.ndarray):  # NpzFile gives raw bytes for non-.npy
                     raise ValueError(f"entry {key!r} is not a NumPy array")
-    except ValueError as exc:
-        if "allow_pickle" in str(exc):  # NumPy's advice would be to load it unsafely
+    except (OSError, ValueError, KeyError, EOFError, MemoryError, UnicodeError,
+            zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError) as exc:
+        if isinstance(exc, ValueError) and "allow_pickle" in str(exc):
+            # NumPy's message would advise loading the file unsafely
             raise _not_a_model(path, "a zip archive with pickled Python objects in it (olc "
                                      "never unpickles)") from None
-        raise PersistenceError(f"{path}: not an olc learner file ({type(exc).__name__}: "
-                               f"{exc})") from None
-    except (OSError, KeyError, EOFError, MemoryError, UnicodeError,
-            zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError) as exc:
         raise PersistenceError(f"{path}: not an olc learner file ({type(exc).__name__}: "
                                f"{exc})") from None
     if not isinstance(meta, dict):

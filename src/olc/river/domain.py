@@ -4,8 +4,7 @@ error names the feature (and row) instead of the loop's bare refusal."""
 import numpy as np
 
 from ..learners._framework.validation import InputError
-
-_DOMAIN_TEXT = {"binary": "{0, 1}", "sign": "{-1, +1}"}
+from ..learners.experts import DOMAIN_TEXT as _DOMAIN_TEXT
 
 
 def check_row_domain(domain, learner_name, x, raw, columns):
