@@ -5,12 +5,15 @@ The catalogue itself is the list in :mod:`olc.learners.registry.catalogue`; lear
 import this module to register themselves, so there is no import circle, and a lookup
 imports only the module of the learner asked for.
 """
-from .catalogue import CATALOGUE, AlgorithmInfo
+import re
+
+from .catalogue import CATALOGUE, CLASSIFIER, REGRESSOR, AlgorithmInfo
 
 _BY_NAME = {entry.name: entry for entry in CATALOGUE}
 if len(_BY_NAME) != len(CATALOGUE):  # pragma: no cover - a catalogue edit gone wrong
     raise ValueError("an algorithm name appears twice in olc.learners.registry.catalogue")
 _REGISTERED = []  # entries added by register(), after the catalogue's
+_TARGET = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
 
 
 def register(name, target, kind, summary, citation, references, *, family, preset=None,
@@ -25,8 +28,20 @@ def register(name, target, kind, summary, citation, references, *, family, prese
     the pieces with ``olc.learners.registry.agreement.problems(info(name))``
     (``docs/adding-a-learner.md``). Registering the same entry again is a no-op."""
     from ...references import REFERENCES
-    from ..._compiled.rule_ids import register as register_family
+    from ..._compiled.rule_ids import FAMILIES, register as register_family
 
+    # Every argument checked before anything is registered: a refused call changes nothing.
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"register: name must be a non-empty string, got {name!r}")
+    if not isinstance(target, str) or not _TARGET.fullmatch(target):
+        raise ValueError(f"register: target must be 'package.module:Class', got {target!r}")
+    if kind not in (CLASSIFIER, REGRESSOR):
+        raise ValueError(f"register: kind must be {CLASSIFIER!r} or {REGRESSOR!r}, got "
+                         f"{kind!r}")
+    known_families = set(FAMILIES) | ({compiled_family.name} if compiled_family else set())
+    if family not in known_families:
+        raise ValueError(f"register: family {family!r} is not a compiled family (known: "
+                         f"{', '.join(sorted(FAMILIES))}); pass compiled_family= for a new one")
     entry = AlgorithmInfo(name, target, kind, summary, citation, tuple(references),
                           tuple(sorted((preset or {}).items())), family)
     if _BY_NAME.get(name) == entry:
