@@ -49,6 +49,9 @@ rule_score = family_score  # noqa: F821
 # propagates to every function the loops call, so a family whose rules allocate keeps it
 # (``Family.allocates``).
 LOOP_OPTIONS = {} if _family.allocates else {"_nrt": False}
+# The run entries release the GIL, so independent learners (the drop-ins' one-vs-rest
+# problems, olc.sklearn) learn on threads at once.
+RUN_OPTIONS = dict(LOOP_OPTIONS, nogil=True)
 
 # Binary CSR input (every stored value 1, ``kernels.all_ones``, checked once per call by the
 # driver) reaches the loops of a family with ``Family.binary_rows`` as data = None, and its
@@ -109,7 +112,7 @@ def _check_csr(rule, cdata, cindices, cindptr, cy, vecs, ints, scal, hp, fast):
     return True
 
 
-@jit(**LOOP_OPTIONS)
+@jit(**RUN_OPTIONS)
 def run_dense(rule, X, y, order, start, stop, state, hp, fast, record, check, has_check,
               step_offset):
     """Returns (τ or -1, position reached, status)."""
@@ -133,7 +136,7 @@ def run_dense(rule, X, y, order, start, stop, state, hp, fast, record, check, ha
     return tau, stop, OK
 
 
-@jit(**LOOP_OPTIONS)
+@jit(**RUN_OPTIONS)
 def run_csr(rule, data, indices, indptr, y, order, start, stop, state, hp, fast, record, check,
             has_check, step_offset):
     """``data`` None: binary rows, every stored value is 1 (see ``csr_row_step``)."""

@@ -23,6 +23,13 @@ the record itself: ``pred`` / ``score`` hold the argmax so far (the first class 
 ``numpy.argmax`` and scikit-learn's OvR), ``aux`` counts the classes that updated, and
 ``updated`` is set once every class has seen the row.
 
+Threads (``driver/k_class.py``, ``n_jobs``): the entries learn the classes ``first_class`` ..
+``first_class + K_g − 1`` of the stream whose state, hp and record they are given (class c of
+the bundle is the stream's class ``first_class + c``, and the record's ``pred`` is that c),
+and release the GIL (``nogil``), so
+groups of classes run on threads, each with its own state slice and record; the driver
+folds the groups' records in class order exactly as the loop folds classes.
+
 Stopping (``learned[c]``: the first stream position class c has not learned):
 - a row with a NaN/inf value is learned by no class: dense, class 0's score is not finite
   (the rules' contract, ``rules/__init__``); CSR, every row of a block is tested before any
@@ -51,6 +58,8 @@ rule_score = family_score  # noqa: F821
 # As in binary.py: without numba's reference-counted runtime the per-row and per-class views
 # (X[i], vecs[c]) cost no atomic reference counting; families whose rules allocate keep it.
 LOOP_OPTIONS = {} if _family.allocates else {"_nrt": False}
+# The run entries release the GIL: groups of classes learn on threads (driver/k_class.py).
+RUN_OPTIONS = dict(LOOP_OPTIONS, nogil=True)
 
 
 @jit(inline=INLINE)
@@ -69,8 +78,9 @@ def _close_block(start, b0, end, updated, aux):
         updated[k - start] = aux[k - start] > 0.0
 
 
-@jit(**LOOP_OPTIONS)
-def run_dense_ovr(rule, X, labels, order, start, stop, state, hp, fast, record, block, learned):
+@jit(**RUN_OPTIONS)
+def run_dense_ovr(rule, X, labels, order, start, stop, state, hp, fast, record, block, learned,
+                  first_class):
     """Row-outer (dense rows: see the module docstring; ``block`` is unused). Returns
     (position reached, class reached there, status); ``learned[c]``: the first position
     class c has not learned."""
@@ -82,7 +92,7 @@ def run_dense_ovr(rule, X, labels, order, start, stop, state, hp, fast, record, 
         label = labels[i]
         best, best_score, n_updated = 0, 0.0, 0
         for c in range(n_classes):
-            y_c = 1.0 if label == c else -1.0
+            y_c = 1.0 if label == first_class + c else -1.0
             s, p, u, a = rule_step(rule, None, X[i], y_c, vecs[c], ints[c], scal[c], hp[c], fast)
             if not math.isfinite(s):
                 for c2 in range(n_classes):
@@ -102,9 +112,9 @@ def run_dense_ovr(rule, X, labels, order, start, stop, state, hp, fast, record, 
     return stop, n_classes, OK
 
 
-@jit(**LOOP_OPTIONS)
+@jit(**RUN_OPTIONS)
 def run_csr_ovr(rule, data, indices, indptr, labels, order, start, stop, state, hp, fast, record,
-                block, learned):
+                block, learned, first_class):
     vecs, ints, scal = state
     pred, score, updated, aux = record
     n_classes = vecs.shape[0]
@@ -129,7 +139,7 @@ def run_csr_ovr(rule, data, indices, indptr, labels, order, start, stop, state, 
                     prefetch_weights(vecs[c], n_prefetch, cols)
                 i = order[k]
                 a0, a1 = indptr[i], indptr[i + 1]
-                y_c = 1.0 if labels[i] == c else -1.0
+                y_c = 1.0 if labels[i] == first_class + c else -1.0
                 s, p, u, a = rule_step(rule, indices[a0:a1], data[a0:a1], y_c, vecs[c],
                                        ints[c], scal[c], hp[c], fast)
                 if not math.isfinite(s):  # the row is finite: an overflow, declined

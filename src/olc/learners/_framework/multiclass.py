@@ -17,14 +17,19 @@ equals a binary learner built with ``seed=class_seed(seed, c)``.
 
 On CSR rows the loop runs class by class over blocks of rows (``olc._compiled.loops.one_vs_rest``:
 one class's weights stay in cache), which changes no result: each learner sees its rows in
-order; dense rows go row by row, every class in turn.
+order; dense rows go row by row, every class in turn. With ``n_jobs`` > 1 (the learner's
+parameter, joblib's semantics) contiguous groups of classes learn on threads at once
+(``olc._compiled.driver.k_class``), which changes no result either: the K learners are
+independent, and the groups' records are folded in class order.
 [Decision] An overflow (a finite row whose update would not be finite) met by learner c stops
 the stream at that row: every row before it was learned by every learner, learner c and
 those after it have not learned it, and learners 0..c−1 have learned it and, on CSR rows,
 possibly the rows after it up to the end of its block (undoing their updates would cost a
 copy of the K states); the error names the learners and how many rows. A NaN/inf row stops
 before any learner learned it (dense: learner 0's score is not finite; CSR: each block's
-rows are tested before any learner learns one).
+rows are tested before any learner learns one). With threads, the learners of the other
+groups of classes may have learned further too (each group stops at its own overflow); the
+error names them as well.
 """
 import copy
 
@@ -32,6 +37,7 @@ import numpy as np
 
 from ..._compiled.driver.k_class import decision_values_ovr, run_online_ovr
 from ..._compiled.loops.codes import BAD_ROW, OVERFLOW
+from ..._util.jobs import effective_n_jobs
 from .features_in import record_features
 from .validation import InputError, StreamStoppedError, describe_bad_row
 
@@ -154,7 +160,8 @@ def learn(learner, stream, start, stop, order, out, check):
     hp_k = class_hyperparameters(learner, hp, n_classes)
     reached, cls, status, learned = run_online_ovr(
         learner._rule, stream.X, stream.y, order, start, stop, vecs, ints, scal, hp_k,
-        (out.pred, out.score, out.updated, out.aux))
+        (out.pred, out.score, out.updated, out.aux),
+        n_jobs=effective_n_jobs(getattr(learner, "n_jobs", None)))
     done = reached - start
     kept = done > 0 or status == 0
     if kept:
