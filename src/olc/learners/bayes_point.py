@@ -22,7 +22,7 @@ from .._compiled.layouts.bayes_point import (
     obpm_sizes,
 )
 from ._framework.averaging import AVERAGE_CONSTRAINT, AveragingMixin, LayoutChoice, average_start
-from ._framework.classifier import OnlineLinearClassifier
+from ._framework.classifier import N_JOBS_CONSTRAINT, OnlineLinearClassifier
 from .registry import algorithms, info, make
 from ._framework.validation import InputError
 
@@ -59,6 +59,8 @@ class GeneralizedPerceptron(AveragingMixin, OnlineLinearClassifier):
     average : bool or int ≥ 1 (default False): predict with the mean of the iterates from
         that row on (``olc.learners._framework.averaging``; the averaged perceptron of Freund &
         Schapire 1999 when ρ = 0, η = 1). The update test and ‖(w, b)‖ are the iterate's.
+    n_jobs : int or None, threads for K ≥ 3 classes one-vs-rest (default None: one;
+        −1 every core; ``OnlineLinearClassifier``). Results do not depend on it.
     """
 
     _layout = LayoutChoice(GENERALIZED_PERCEPTRON_LAYOUT,
@@ -70,10 +72,12 @@ class GeneralizedPerceptron(AveragingMixin, OnlineLinearClassifier):
         "eta_schedule": [StrOptions(set(SCHEDULES))],
         "fit_intercept": ["boolean"],
         "average": AVERAGE_CONSTRAINT,
+        "n_jobs": N_JOBS_CONSTRAINT,
     }
 
     def __init__(self, rho=0.0, eta=1.0, rho_schedule="constant", eta_schedule="constant",
-                 fit_intercept=True, average=False):
+                 fit_intercept=True, average=False, n_jobs=None):
+        self.n_jobs = n_jobs
         self.rho = rho
         self.eta = eta
         self.rho_schedule = rho_schedule
@@ -136,6 +140,8 @@ class OnlineBayesPointMachine(OnlineLinearClassifier):
     base : str, registry name of the member learner (default "perceptron").
     base_params : dict or None, hyper-parameters of the member learner (default None).
     seed : int in [0, 2**53), seed of the Bernoulli draws (default 0).
+    n_jobs : int or None, threads for K ≥ 3 classes one-vs-rest (default None: one;
+        −1 every core; ``OnlineLinearClassifier``). Results do not depend on it.
     """
 
     _layout = OBPM_LAYOUT
@@ -145,9 +151,11 @@ class OnlineBayesPointMachine(OnlineLinearClassifier):
         "base": [str],
         "base_params": [dict, None],
         "seed": [Interval(Integral, 0, _SEED_LIMIT, closed="left")],
+        "n_jobs": N_JOBS_CONSTRAINT,
     }
 
-    def __init__(self, N=100, tau=0.3, base="perceptron", base_params=None, seed=0):
+    def __init__(self, N=100, tau=0.3, base="perceptron", base_params=None, seed=0, n_jobs=None):
+        self.n_jobs = n_jobs
         self.N = N
         self.tau = tau
         self.base = base

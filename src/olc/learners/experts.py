@@ -26,7 +26,7 @@ from .._compiled.layouts.experts import (
     WinnowVec,
 )
 from .._compiled.kernels.random import uniform_array
-from ._framework.classifier import OnlineLinearClassifier
+from ._framework.classifier import N_JOBS_CONSTRAINT, OnlineLinearClassifier
 from ._framework.validation import SEED_LIMIT, InputError, StreamStoppedError, check_seed
 from .._util.sparse import issparse, scipy_sparse
 
@@ -211,14 +211,18 @@ class Winnow(_DomainLearner):
     ----------
     beta : float > 0, the update factor is 1+β (default 1: doubling/halving, as analysed).
     N : float > 0 or None, the threshold (default None: the number of features d).
+    n_jobs : int or None, threads for K ≥ 3 classes one-vs-rest (default None: one;
+        −1 every core; ``OnlineLinearClassifier``). Results do not depend on it.
     """
 
     _layout = WINNOW_LAYOUT
-    _parameter_constraints = {"beta": [_POSITIVE], "N": [_POSITIVE, None]}
+    _parameter_constraints = {"beta": [_POSITIVE], "N": [_POSITIVE, None],
+                              "n_jobs": N_JOBS_CONSTRAINT}
     _factor = "beta"
     input_domain = BINARY
 
-    def __init__(self, beta=1.0, N=None):
+    def __init__(self, beta=1.0, N=None, n_jobs=None):
+        self.n_jobs = n_jobs
         self.beta = beta
         self.N = N
 
@@ -301,12 +305,15 @@ class WeightedMajority(_WeightedMajorityBase):
     Parameters
     ----------
     eta : float in (0, 1/2], the penalty rate η (default 1/2; the notes require η ≤ 1/2).
+    n_jobs : int or None, threads for K ≥ 3 classes one-vs-rest (default None: one;
+        −1 every core; ``OnlineLinearClassifier``). Results do not depend on it.
     """
 
     _layout = WEIGHTED_MAJORITY_LAYOUT
-    _parameter_constraints = {"eta": _ETA}
+    _parameter_constraints = {"eta": _ETA, "n_jobs": N_JOBS_CONSTRAINT}
 
-    def __init__(self, eta=0.5):
+    def __init__(self, eta=0.5, n_jobs=None):
+        self.n_jobs = n_jobs
         self.eta = eta
 
     def _hp_values(self):
@@ -342,13 +349,17 @@ class RandomizedWeightedMajority(_WeightedMajorityBase):
     ----------
     eta : float in (0, 1/2], the penalty rate η (default 1/2).
     seed : int in [0, 2**53), the seed of the draws (default 0).
+    n_jobs : int or None, threads for K ≥ 3 classes one-vs-rest (default None: one;
+        −1 every core; ``OnlineLinearClassifier``). Results do not depend on it.
     """
 
     _layout = RANDOMIZED_WEIGHTED_MAJORITY_LAYOUT
     _parameter_constraints = {"eta": _ETA,
-                              "seed": [Interval(Integral, 0, SEED_LIMIT, closed="left")]}
+                              "seed": [Interval(Integral, 0, SEED_LIMIT, closed="left")],
+                              "n_jobs": N_JOBS_CONSTRAINT}
 
-    def __init__(self, eta=0.5, seed=0):
+    def __init__(self, eta=0.5, seed=0, n_jobs=None):
+        self.n_jobs = n_jobs
         self.eta = eta
         self.seed = seed
 

@@ -23,7 +23,7 @@ from .._compiled.layouts.margin import (
     RommaScal,
     RommaVec,
 )
-from ._framework.classifier import OnlineLinearClassifier
+from ._framework.classifier import N_JOBS_CONSTRAINT, OnlineLinearClassifier
 
 _POSITIVE = Interval(Real, 0, math.inf, closed="neither")  # finite and > 0
 
@@ -54,9 +54,10 @@ class _ScaledMarginBase(OnlineLinearClassifier):
 
 
 class _ROMMABase(_ScaledMarginBase):
-    _parameter_constraints = {"D_bar": [_POSITIVE, None]}
+    _parameter_constraints = {"D_bar": [_POSITIVE, None], "n_jobs": N_JOBS_CONSTRAINT}
 
-    def __init__(self, D_bar=None):
+    def __init__(self, D_bar=None, n_jobs=None):
+        self.n_jobs = n_jobs
         self.D_bar = D_bar
 
     def _hp_values(self):
@@ -109,6 +110,8 @@ _ROMMA_COMMON = """
     Parameters
     ----------
     D_bar : float > 0 or None, the D̄ of the appended coordinate −D̄ (default None: none).
+    n_jobs : int or None, threads for K ≥ 3 classes one-vs-rest (default None: one;
+        −1 every core; ``OnlineLinearClassifier``). Results do not depend on it.
 """
 
 
@@ -181,6 +184,8 @@ class ALMA2(_ScaledMarginBase):
     B : float > 0 or None (default None: √8/α).
     C : float > 0 (default √2).
     fit_intercept : bool (default True), append the constant 1.
+    n_jobs : int or None, threads for K ≥ 3 classes one-vs-rest (default None: one;
+        −1 every core; ``OnlineLinearClassifier``). Results do not depend on it.
     """
 
     _layout = ALMA2_LAYOUT
@@ -189,9 +194,11 @@ class ALMA2(_ScaledMarginBase):
         "B": [_POSITIVE, None],
         "C": [_POSITIVE],
         "fit_intercept": ["boolean"],
+        "n_jobs": N_JOBS_CONSTRAINT,
     }
 
-    def __init__(self, alpha=0.7, B=None, C=math.sqrt(2.0), fit_intercept=True):
+    def __init__(self, alpha=0.7, B=None, C=math.sqrt(2.0), fit_intercept=True, n_jobs=None):
+        self.n_jobs = n_jobs
         self.alpha = alpha
         self.B = B
         self.C = C
@@ -261,12 +268,16 @@ class PUMMA(_ScaledMarginBase):
     Parameters
     ----------
     delta : float in [0, 1] (default 0.01).
+    n_jobs : int or None, threads for K ≥ 3 classes one-vs-rest (default None: one;
+        −1 every core; ``OnlineLinearClassifier``). Results do not depend on it.
     """
 
     _layout = PUMMA_LAYOUT
-    _parameter_constraints = {"delta": [Interval(Real, 0, 1, closed="both")]}
+    _parameter_constraints = {"delta": [Interval(Real, 0, 1, closed="both")],
+                              "n_jobs": N_JOBS_CONSTRAINT}
 
-    def __init__(self, delta=0.01):
+    def __init__(self, delta=0.01, n_jobs=None):
+        self.n_jobs = n_jobs
         self.delta = delta
 
     def _hp_values(self):

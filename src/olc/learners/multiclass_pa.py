@@ -27,7 +27,7 @@ import numpy as np
 
 from .._compiled.layouts.multiclass_pa import MULTICLASS_PA_LAYOUT, multiclass_pa_hp_values
 from ._framework import multiclass
-from ._framework.classifier import OnlineLinearClassifier
+from ._framework.classifier import N_JOBS_CONSTRAINT, OnlineLinearClassifier
 from .passive_aggressive import _C, PassiveAggressive, PassiveAggressiveI, PassiveAggressiveII
 from ._framework.validation import InputError
 
@@ -105,25 +105,29 @@ class MulticlassPassiveAggressive(_MulticlassPassiveAggressiveBase, PassiveAggre
     __doc__ = """Multiclass PA (Crammer et al. 2006, §7 with §3's PA): τ = ℓ/q, the smallest
     change of the K prototypes that puts the true class's score 1 above the highest wrong one.
 
-    Parameters: fit_intercept (default True).
+    Parameters: fit_intercept (default True), n_jobs (accepted; no effect: one joint step a
+    row).
 """ + _COMMON
 
     # No ``average``: the binary PA's averaging is not part of this rule.
-    _parameter_constraints = {"fit_intercept": ["boolean"]}
+    _parameter_constraints = {"fit_intercept": ["boolean"], "n_jobs": N_JOBS_CONSTRAINT}
 
-    def __init__(self, fit_intercept=True):
+    def __init__(self, fit_intercept=True, n_jobs=None):
+        self.n_jobs = n_jobs
         self.fit_intercept = fit_intercept
 
 
 class MulticlassPassiveAggressiveI(_MulticlassPassiveAggressiveBase, PassiveAggressiveI):
     __doc__ = """Multiclass PA-I (Crammer et al. 2006, §7 with PA-I): τ = min(C, ℓ/q).
 
-    Parameters: C > 0 (aggressiveness, default 1), fit_intercept (default True).
+    Parameters: C > 0 (aggressiveness, default 1), fit_intercept (default True), n_jobs
+    (accepted for the classifiers' common signature; no effect: one joint step a row).
 """ + _COMMON
 
-    _parameter_constraints = {"C": _C, "fit_intercept": ["boolean"]}
+    _parameter_constraints = {"C": _C, "fit_intercept": ["boolean"], "n_jobs": N_JOBS_CONSTRAINT}
 
-    def __init__(self, C=1.0, fit_intercept=True):
+    def __init__(self, C=1.0, fit_intercept=True, n_jobs=None):
+        self.n_jobs = n_jobs
         self.C = C
         self.fit_intercept = fit_intercept
 
@@ -131,11 +135,13 @@ class MulticlassPassiveAggressiveI(_MulticlassPassiveAggressiveBase, PassiveAggr
 class MulticlassPassiveAggressiveII(_MulticlassPassiveAggressiveBase, PassiveAggressiveII):
     __doc__ = """Multiclass PA-II (Crammer et al. 2006, §7 with PA-II): τ = ℓ/(q + 1/(2C)).
 
-    Parameters: C > 0 (default 1), fit_intercept (default True).
+    Parameters: C > 0 (default 1), fit_intercept (default True), n_jobs (accepted; no
+    effect: one joint step a row).
 """ + _COMMON
 
-    _parameter_constraints = {"C": _C, "fit_intercept": ["boolean"]}
+    _parameter_constraints = {"C": _C, "fit_intercept": ["boolean"], "n_jobs": N_JOBS_CONSTRAINT}
 
-    def __init__(self, C=1.0, fit_intercept=True):
+    def __init__(self, C=1.0, fit_intercept=True, n_jobs=None):
+        self.n_jobs = n_jobs
         self.C = C
         self.fit_intercept = fit_intercept

@@ -11,7 +11,7 @@ from .._compiled.layouts.regularized import (
     NormaScal,
     NormaVec,
 )
-from ._framework.classifier import OnlineLinearClassifier
+from ._framework.classifier import N_JOBS_CONSTRAINT, OnlineLinearClassifier
 from ._framework.validation import InputError
 
 _SCHEDULES = {"constant": SCHEDULE_CONSTANT, "sqrt": SCHEDULE_SQRT}
@@ -40,6 +40,8 @@ class NORMA(OnlineLinearClassifier):
     schedule : {"constant", "sqrt"}, η_t = η or η_t = η/√t (default "constant", the tracking
         setting of the paper's drifting-target analysis; "sqrt" is its convergence setting).
     fit_intercept : bool, learn the unregularized bias b (default True).
+    n_jobs : int or None, threads for K ≥ 3 classes one-vs-rest (default None: one;
+        −1 every core; ``OnlineLinearClassifier``). Results do not depend on it.
     """
 
     _layout = NORMA_LAYOUT
@@ -49,9 +51,12 @@ class NORMA(OnlineLinearClassifier):
         "rho": [Interval(Real, 0, None, closed="left")],
         "schedule": [StrOptions(set(_SCHEDULES))],
         "fit_intercept": ["boolean"],
+        "n_jobs": N_JOBS_CONSTRAINT,
     }
 
-    def __init__(self, eta=0.1, lam=0.01, rho=1.0, schedule="constant", fit_intercept=True):
+    def __init__(self, eta=0.1, lam=0.01, rho=1.0, schedule="constant", fit_intercept=True,
+                 n_jobs=None):
+        self.n_jobs = n_jobs
         self.eta = eta
         self.lam = lam
         self.rho = rho

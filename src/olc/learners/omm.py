@@ -13,7 +13,7 @@ from .._compiled.layouts.omm import (
     OmmScal,
     OmmVec,
 )
-from ._framework.classifier import OnlineLinearClassifier
+from ._framework.classifier import N_JOBS_CONSTRAINT, OnlineLinearClassifier
 
 #: ρ ∈ [0, 1] (Algorithm 1's input), shared by every OMM learner.
 RHO_CONSTRAINT = [Interval(Real, 0, 1, closed="both")]
@@ -85,13 +85,16 @@ class EfficientOMM(CollapseWarningMixin, OnlineLinearClassifier):
     ----------
     rho : float in [0, 1], aggressiveness ρ (default 1: update whenever the margin is below
         the predicted margin γ_t; ρ = 0 is ce-OMM).
+    n_jobs : int or None, threads for K ≥ 3 classes one-vs-rest (default None: one;
+        −1 every core; ``OnlineLinearClassifier``). Results do not depend on it.
     """
 
     _layout = EFFICIENT_OMM_LAYOUT
-    _parameter_constraints = {"rho": RHO_CONSTRAINT}
+    _parameter_constraints = {"rho": RHO_CONSTRAINT, "n_jobs": N_JOBS_CONSTRAINT}
     _phase_slot, _gamma_slot = OmmScal.PHASE, OmmScal.GAMMA
 
-    def __init__(self, rho=1.0):
+    def __init__(self, rho=1.0, n_jobs=None):
+        self.n_jobs = n_jobs
         self.rho = rho
 
     def _hp_values(self):

@@ -24,7 +24,7 @@ from .._compiled.layouts.omm_variants import (
     nomm_capacity,
     nomm_sizes,
 )
-from ._framework.classifier import OnlineLinearClassifier
+from ._framework.classifier import N_JOBS_CONSTRAINT, OnlineLinearClassifier
 from .max_margin_solver import MaxMarginSolution, max_margin  # noqa: F401 (olc.learners' names)
 from .omm import RHO_CONSTRAINT, CollapseWarningMixin
 
@@ -98,6 +98,8 @@ class NaiveOMM(CollapseWarningMixin, OnlineLinearClassifier):
     ----------
     rho : float in [0, 1], aggressiveness ρ (default 1).
     store : "updates" (default, Algorithm 1 line 20) or "all" (§3/§6: every point seen).
+    n_jobs : int or None, accepted for the classifiers' common signature; no effect (n-OMM
+        is binary only).
     """
 
     _layout = NAIVE_OMM_LAYOUT
@@ -106,11 +108,13 @@ class NaiveOMM(CollapseWarningMixin, OnlineLinearClassifier):
     # whose state is fixed, for K ≥ 3 classes).
     _ovr_refusal = ("its store of points grows while learning, which the stacked state of "
                     "K learners does not support; use e-omm or ce-omm for multiclass")
-    _parameter_constraints = {"rho": RHO_CONSTRAINT, "store": [StrOptions(set(STORE_OPTIONS))]}
+    _parameter_constraints = {"rho": RHO_CONSTRAINT, "store": [StrOptions(set(STORE_OPTIONS))],
+                              "n_jobs": N_JOBS_CONSTRAINT}
     _algorithm_label = "n-OMM"
     _phase_slot, _gamma_slot = NommScal.PHASE, NommScal.GAMMA
 
-    def __init__(self, rho=1.0, store="updates"):
+    def __init__(self, rho=1.0, store="updates", n_jobs=None):
+        self.n_jobs = n_jobs
         self.rho = rho
         self.store = store
 
@@ -257,15 +261,18 @@ class EfficientOMMLp(CollapseWarningMixin, OnlineLinearClassifier):
     p : float > 1, finite — the norm (default 2, the norm of the paper's experiments; with
         p = 2 this is e-OMM up to rounding).
     rho : float in [0, 1], aggressiveness ρ (default 1; ρ = 0 is ce-OMM).
+    n_jobs : int or None, threads for K ≥ 3 classes one-vs-rest (default None: one;
+        −1 every core; ``OnlineLinearClassifier``). Results do not depend on it.
     """
 
     _layout = EFFICIENT_OMM_LP_LAYOUT
     _parameter_constraints = {"p": [Interval(Real, 1, np.inf, closed="neither")],
-                              "rho": RHO_CONSTRAINT}
+                              "rho": RHO_CONSTRAINT, "n_jobs": N_JOBS_CONSTRAINT}
     _algorithm_label = "e-OMM (ℓp)"
     _phase_slot, _gamma_slot = LpScal.PHASE, LpScal.GAMMA
 
-    def __init__(self, p=2, rho=1.0):
+    def __init__(self, p=2, rho=1.0, n_jobs=None):
+        self.n_jobs = n_jobs
         self.p = p
         self.rho = rho
 

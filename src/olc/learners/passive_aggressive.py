@@ -8,7 +8,7 @@ from .._compiled.layouts.linear import (PA_CLASSIC, PA_I, PA_II,
                                        PASSIVE_AGGRESSIVE_AVERAGED_LAYOUT,
                                        PASSIVE_AGGRESSIVE_LAYOUT, pa_hp_values)
 from ._framework.averaging import AVERAGE_CONSTRAINT, AveragingMixin, LayoutChoice
-from ._framework.classifier import OnlineLinearClassifier
+from ._framework.classifier import N_JOBS_CONSTRAINT, OnlineLinearClassifier
 
 _C = [Interval(Real, 0, None, closed="neither")]
 
@@ -47,14 +47,17 @@ class PassiveAggressive(_PassiveAggressiveBase):
     rows.) A zero vector x without a bias skips the round (τ would be ℓ/0).
 
     Parameters: fit_intercept (default True), average (bool or int ≥ 1, default False: the
-    mean of the iterates from that row on, ``olc.learners._framework.averaging``).
+    mean of the iterates from that row on, ``olc.learners._framework.averaging``), n_jobs
+    (threads for K ≥ 3 classes one-vs-rest, default None: one; ``OnlineLinearClassifier``).
 """
 
     _variant = PA_CLASSIC
     _bias_in_norm = True
-    _parameter_constraints = {"fit_intercept": ["boolean"], "average": AVERAGE_CONSTRAINT}
+    _parameter_constraints = {"fit_intercept": ["boolean"], "average": AVERAGE_CONSTRAINT,
+                              "n_jobs": N_JOBS_CONSTRAINT}
 
-    def __init__(self, fit_intercept=True, average=False):
+    def __init__(self, fit_intercept=True, average=False, n_jobs=None):
+        self.n_jobs = n_jobs
         self.fit_intercept = fit_intercept
         self.average = average
 
@@ -63,14 +66,16 @@ class PassiveAggressiveI(_PassiveAggressiveBase):
     __doc__ = """PA-I: τ = min(C, ℓ/‖x‖²) (Crammer et al. 2006, Eq. 6; scikit-learn
     ``loss="hinge"``). A zero vector x skips the round, as in scikit-learn.
 
-    Parameters: C > 0 (aggressiveness, default 1), fit_intercept (default True), average.
+    Parameters: C > 0 (aggressiveness, default 1), fit_intercept (default True), average,
+    n_jobs (threads for K ≥ 3 classes one-vs-rest; ``OnlineLinearClassifier``).
 """ + _COMMON
 
     _variant = PA_I
     _parameter_constraints = {"C": _C, "fit_intercept": ["boolean"],
-                              "average": AVERAGE_CONSTRAINT}
+                              "average": AVERAGE_CONSTRAINT, "n_jobs": N_JOBS_CONSTRAINT}
 
-    def __init__(self, C=1.0, fit_intercept=True, average=False):
+    def __init__(self, C=1.0, fit_intercept=True, average=False, n_jobs=None):
+        self.n_jobs = n_jobs
         self.C = C
         self.fit_intercept = fit_intercept
         self.average = average
@@ -82,14 +87,16 @@ class PassiveAggressiveII(_PassiveAggressiveBase):
     θ ← θ + y·max(0, 1 − m)/(‖x‖² + λ)·x, i.e. λ = 1/(2C). A zero vector x still moves the
     bias (τ = 2Cℓ), as in scikit-learn.
 
-    Parameters: C > 0 (default 1), fit_intercept (default True), average.
+    Parameters: C > 0 (default 1), fit_intercept (default True), average, n_jobs (threads
+    for K ≥ 3 classes one-vs-rest; ``OnlineLinearClassifier``).
 """ + _COMMON
 
     _variant = PA_II
     _parameter_constraints = {"C": _C, "fit_intercept": ["boolean"],
-                              "average": AVERAGE_CONSTRAINT}
+                              "average": AVERAGE_CONSTRAINT, "n_jobs": N_JOBS_CONSTRAINT}
 
-    def __init__(self, C=1.0, fit_intercept=True, average=False):
+    def __init__(self, C=1.0, fit_intercept=True, average=False, n_jobs=None):
+        self.n_jobs = n_jobs
         self.C = C
         self.fit_intercept = fit_intercept
         self.average = average

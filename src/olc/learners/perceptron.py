@@ -5,7 +5,7 @@ from ._framework.constraints import Interval, StrOptions
 
 from .._compiled.layouts.linear import PERCEPTRON_AVERAGED_LAYOUT, PERCEPTRON_LAYOUT
 from ._framework.averaging import AVERAGE_CONSTRAINT, AveragingMixin, LayoutChoice
-from ._framework.classifier import OnlineLinearClassifier
+from ._framework.classifier import N_JOBS_CONSTRAINT, OnlineLinearClassifier
 
 
 class Perceptron(AveragingMixin, OnlineLinearClassifier):
@@ -35,6 +35,8 @@ class Perceptron(AveragingMixin, OnlineLinearClassifier):
     fit_intercept : bool, learn a bias b (default True).
     update : {"margin", "mistake"}, update test (default "margin": y(w·x + b) ≤ 0).
     average : bool or int ≥ 1, average the iterates from this row on (default False: no).
+    n_jobs : int or None, threads for K ≥ 3 classes one-vs-rest (default None: one;
+        −1 every core; ``OnlineLinearClassifier``). Results do not depend on it.
     """
 
     _layout = LayoutChoice(PERCEPTRON_LAYOUT, PERCEPTRON_AVERAGED_LAYOUT)
@@ -43,9 +45,11 @@ class Perceptron(AveragingMixin, OnlineLinearClassifier):
         "fit_intercept": ["boolean"],
         "update": [StrOptions({"margin", "mistake"})],
         "average": AVERAGE_CONSTRAINT,
+        "n_jobs": N_JOBS_CONSTRAINT,
     }
 
-    def __init__(self, eta=1.0, fit_intercept=True, update="margin", average=False):
+    def __init__(self, eta=1.0, fit_intercept=True, update="margin", average=False, n_jobs=None):
+        self.n_jobs = n_jobs
         self.eta = eta
         self.fit_intercept = fit_intercept
         self.update = update

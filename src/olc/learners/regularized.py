@@ -16,7 +16,7 @@ from .._compiled.layouts.regularized import (
 )
 from .._compiled.layouts.regularized import ShenDietterichScal as SDScal
 from .._compiled.layouts.regularized import ShenDietterichVec as SDVec
-from ._framework.classifier import OnlineLinearClassifier
+from ._framework.classifier import N_JOBS_CONSTRAINT, OnlineLinearClassifier
 
 _UPDATES = {"mistake": UPDATE_MISTAKE, "hinge": UPDATE_HINGE, "always": UPDATE_ALWAYS}
 
@@ -39,6 +39,8 @@ _COMMON = """
         then solved over w̃ = (w, b) with x̃ = (x, 1) exactly as written, so the bias counts in
         ‖x̃‖², is shrunk/constrained with w (‖w̃‖ ≤ β, ‖w̃‖₁ ≤ β) and x = 0 is no longer
         degenerate.
+    n_jobs : int or None, threads for K ≥ 3 classes one-vs-rest (default None: one;
+        −1 every core; ``OnlineLinearClassifier``). Results do not depend on it.
 
     Implementation: w = S·v (scale × vector), so shrinking costs O(1); a list of the nonzero
     coordinates makes every whole-vector operation O(nnz(w)), never O(d). Degenerate rounds
@@ -77,9 +79,11 @@ class _BallConstrainedPA(_ShenDietterichPA):
 
     _strength = "beta"
     _parameter_constraints = {"beta": [Interval(Real, 0, None, closed="neither")],
-                              **_COMMON_CONSTRAINTS}
+                              **_COMMON_CONSTRAINTS, "n_jobs": N_JOBS_CONSTRAINT}
 
-    def __init__(self, beta=10.0, update="mistake", sigma=0.0, fit_intercept=False):
+    def __init__(self, beta=10.0, update="mistake", sigma=0.0, fit_intercept=False,
+                 n_jobs=None):
+        self.n_jobs = n_jobs
         self.beta = beta
         self.update = update
         self.sigma = sigma
@@ -110,9 +114,11 @@ class ObjectiveRegularizedPA(_ShenDietterichPA):
     _layout = OBJECTIVE_PA_LAYOUT
     _strength = "alpha"
     _parameter_constraints = {"alpha": [Interval(Real, 0, None, closed="left")],
-                              **_COMMON_CONSTRAINTS}
+                              **_COMMON_CONSTRAINTS, "n_jobs": N_JOBS_CONSTRAINT}
 
-    def __init__(self, alpha=0.001, update="mistake", sigma=0.0, fit_intercept=False):
+    def __init__(self, alpha=0.001, update="mistake", sigma=0.0, fit_intercept=False,
+                 n_jobs=None):
+        self.n_jobs = n_jobs
         self.alpha = alpha
         self.update = update
         self.sigma = sigma

@@ -17,7 +17,7 @@ from .._compiled.layouts.second_order import (
     ArowFullVec,
 )
 from ._framework.regressor import OnlineLinearRegressor
-from ._framework.classifier import OnlineLinearClassifier
+from ._framework.classifier import N_JOBS_CONSTRAINT, OnlineLinearClassifier
 from ._framework.validation import InputError
 
 #: Largest full covariance allocated: (d + 2)(d + 1) float64 values (≈ d² · 8 bytes).
@@ -158,11 +158,18 @@ _DOC = """
 
 class AROW(AROWStateMixin, OnlineLinearClassifier):
     __doc__ = """AROW classification (Adaptive Regularization of Weight Vectors).
-""" + _DOC
+""" + _DOC + """
+    ``n_jobs`` : int or None, threads for K ≥ 3 classes one-vs-rest (default None: one; −1
+    every core; ``OnlineLinearClassifier``). Results do not depend on it.
+"""
+
+    _parameter_constraints = {**AROWStateMixin._parameter_constraints,
+                              "n_jobs": N_JOBS_CONSTRAINT}
 
     _layouts = AROW_LAYOUTS
 
-    def __init__(self, r=1.0, covariance="full", fit_intercept=True):
+    def __init__(self, r=1.0, covariance="full", fit_intercept=True, n_jobs=None):
+        self.n_jobs = n_jobs
         self.r = r
         self.covariance = covariance
         self.fit_intercept = fit_intercept

@@ -21,7 +21,7 @@ from .._compiled.layouts.sgd import (
     SGDVec,
 )
 from ._framework.averaging import AVERAGE_CONSTRAINT, AveragingMixin, LayoutChoice
-from ._framework.classifier import OnlineLinearClassifier
+from ._framework.classifier import N_JOBS_CONSTRAINT, OnlineLinearClassifier
 from ._framework.regressor import OnlineLinearRegressor
 
 SCHEDULES = {"constant": CONSTANT, "1/t": INV_T, "1/sqrt(t)": INV_SQRT_T}
@@ -105,13 +105,17 @@ class SGD(AveragingMixin, _SGDState, OnlineLinearClassifier):
     lam : float ≥ 0, L2 penalty λ (default 0: none).
     fit_intercept : bool (default True).
     average : bool or int ≥ 1 (default False).
+    n_jobs : int or None, threads for K ≥ 3 classes one-vs-rest (default None: one;
+        −1 every core; ``OnlineLinearClassifier``). Results do not depend on it.
 """
 
     _layout = LayoutChoice(SGD_LAYOUT, SGD_AVERAGED_LAYOUT)
-    _parameter_constraints = {**_SGD_CONSTRAINTS, "loss": [StrOptions(set(LOSSES))]}
+    _parameter_constraints = {**_SGD_CONSTRAINTS, "loss": [StrOptions(set(LOSSES))],
+                              "n_jobs": N_JOBS_CONSTRAINT}
 
     def __init__(self, eta0=1.0, schedule="1/sqrt(t)", loss="hinge", lam=0.0,
-                 fit_intercept=True, average=False):
+                 fit_intercept=True, average=False, n_jobs=None):
+        self.n_jobs = n_jobs
         self.eta0 = eta0
         self.schedule = schedule
         self.loss = loss

@@ -15,8 +15,10 @@ What differs (README, "From sklearn.linear_model to olc.sklearn"):
   scikit-learn's under ``olc.strict_mode()`` on float64 data, tested); float32 input is
   learned in float64 (scikit-learn learns in float32) and ``coef_`` is returned as float32;
 - no FutureWarning on construction (scikit-learn ≥ 1.8 deprecates the PA classes);
-- ``n_jobs`` is ignored (the K problems run one after the other in compiled code);
-  ``verbose`` prints nothing;
+- ``n_jobs`` runs the K one-vs-rest problems on threads as scikit-learn's does (joblib's
+  ``effective_n_jobs``: None is 1 outside a joblib ``parallel_config``, −1 every core); the
+  compiled loop releases the GIL and every result is the same with any number of threads
+  (two classes: one problem, nothing to split); ``verbose`` prints nothing;
 - y with a label missing from ``classes=`` is an error naming it, as is a ``class_weight``
   key that is not a class (scikit-learn names the unweighted classes instead).
 

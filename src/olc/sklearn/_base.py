@@ -148,3 +148,21 @@ def convergence_warning(estimator):
         from sklearn.exceptions import ConvergenceWarning
         warnings.warn("Maximum number of iteration reached before convergence. Consider "
                       "increasing max_iter to improve the fit.", ConvergenceWarning)
+
+
+def each_problem(learn, n_problems, n_jobs):
+    """[learn(0), ..., learn(K − 1)]: the independent binary problems of one call, on
+    ``n_jobs`` threads (joblib's ``effective_n_jobs``: None is 1 outside a joblib
+    ``parallel_config``, −1 every core), as scikit-learn's one-vs-rest runs them; one
+    thread runs them in order. Each problem owns its learner and its row of ``coef_``, and
+    olc's compiled loops release the GIL while they learn, so threads learn at once; the
+    results are the same whatever the number of threads."""
+    from joblib import effective_n_jobs
+
+    n_threads = min(effective_n_jobs(n_jobs), n_problems)
+    if n_threads <= 1:
+        return [learn(k) for k in range(n_problems)]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=n_threads) as pool:
+        return list(pool.map(learn, range(n_problems)))

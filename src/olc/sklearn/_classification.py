@@ -199,9 +199,21 @@ class DropInClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimator):
             self.coef_ = self.coef_.toarray()
         problems = self._problems(y, class_weight, sample_weight)
         learners = self._learners(len(problems))
-        n_iter, hps = 0, {}
+        for k in range(len(problems)):  # in order, before any thread starts
+            if learners[k] is None or not self.average:
+                cls, params = self._olc_learner()
+                learners[k] = _base.make_learner(cls, self.average, **params)
+                _base.seat(learners[k], self.coef_[k:k + 1], float(self.intercept_[k]), d,
+                           _BINARY_CLASSES)
+        if self.average:
+            self._allocate_average_parts()
         extra = self._hp_extension()
-        for k, (i, pos, neg, random_state, mask) in enumerate(problems):
+        hps = {weighted: _base.extended_hp(learners[0], weighted, decay, extra)
+               for weighted in (False, True)}  # the K problems share their hyper-parameters
+
+        def learn_problem(k):
+            i, pos, neg, random_state, mask = problems[k]
+            learner = learners[k]
             y_i = np.where(y == self.classes_[i], 1.0, -1.0)
             rng = check_random_state(random_state)
             rng.randint(1, np.iinfo(np.int32).max)  # make_dataset's (unused) draw
@@ -210,17 +222,9 @@ class DropInClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimator):
             seed = rng.randint(_base.MAX_INT)
             weights = np.where(y_i > 0, pos, neg) * sample_weight.astype(np.float64)
             weighted = not np.all(weights == 1.0)
-            learner = learners[k]
-            if learner is None or not self.average:
-                cls, params = self._olc_learner()
-                learner = learners[k] = _base.make_learner(cls, self.average, **params)
-                _base.seat(learner, self.coef_[k:k + 1], float(self.intercept_[k]), d,
-                           _BINARY_CLASSES)
             targets = np.copysign(weights, y_i) if weighted else y_i
-            if weighted not in hps:  # the K problems share their hyper-parameters
-                hps[weighted] = _base.extended_hp(learner, weighted, decay, extra)
-            hp = hps[weighted]
-            stream = _base.prepared(loop_input, X_loop, targets, hp, _BINARY_CLASSES)
+            stream = _base.prepared(loop_input, X_loop, targets, hps[weighted],
+                                    _BINARY_CLASSES)
             score = None
             if self.early_stopping:
                 score = _binary_accuracy(X[mask], y_i[mask], sample_weight[mask])
@@ -230,13 +234,27 @@ class DropInClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimator):
                              penalized=extra is not None)
             if hasattr(learner, "begin_call"):  # a learner with per-call state (_penalized)
                 learner.begin_call()
-            n_iter = max(n_iter, run_epochs(learner, stream, y_i, plan,
-                                            lambda: _base.state_model(learner)))
+            n_iter = run_epochs(learner, stream, y_i, plan,
+                                lambda: _base.state_model(learner))
             if hasattr(learner, "end_call"):
                 learner.end_call()
             self._write_back(k, learner)
+            return n_iter
+
+        n_iter = max(_base.each_problem(learn_problem, len(problems), self.n_jobs))
         self.t_ += n_iter * n
         self.n_iter_ = n_iter
+
+    def _allocate_average_parts(self):
+        """The averaged model's standard and average parts, (re)allocated before the
+        problems learn (on threads, each writes its own row)."""
+        rows = self.coef_.shape[0]
+        for name, shape in (("_standard_coef", self.coef_.shape),
+                            ("_average_coef", self.coef_.shape),
+                            ("_standard_intercept", (rows,)),
+                            ("_average_intercept", (rows,))):
+            if getattr(self, name, None) is None or np.shape(getattr(self, name)) != shape:
+                setattr(self, name, np.zeros(shape))
 
     def _write_back(self, k, learner):
         if _base.learned_in_place(learner, self.coef_) and not self.average:
@@ -250,13 +268,6 @@ class DropInClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimator):
         self.intercept_[k] = intercept
         if self.average:
             w, b = _base.state_model(learner)
-            rows = self.coef_.shape[0]
-            for name, shape in (("_standard_coef", self.coef_.shape),
-                                ("_average_coef", self.coef_.shape),
-                                ("_standard_intercept", (rows,)),
-                                ("_average_intercept", (rows,))):
-                if getattr(self, name, None) is None or np.shape(getattr(self, name)) != shape:
-                    setattr(self, name, np.zeros(shape))
             self._standard_coef[k], self._standard_intercept[k] = w, b
             self._average_coef[k], self._average_intercept[k] = coef, intercept
 

@@ -26,7 +26,8 @@ class PassiveAggressiveClassifier(DropInClassifier):
     and is not counted in ‖x‖² — scikit-learn's conventions. Epochs, ``tol``,
     ``early_stopping``, ``shuffle``/``random_state``, ``class_weight``, ``warm_start``,
     ``coef_init``/``intercept_init``, ``n_iter_``, ``t_`` as scikit-learn's
-    (``olc.sklearn`` module docstring: what differs). ``n_jobs`` is accepted and ignored.
+    (``olc.sklearn`` module docstring: what differs). ``n_jobs``: the K one-vs-rest
+    problems on that many threads (joblib's semantics), the same results with any number.
     """
 
     _parameter_constraints = {
@@ -90,8 +91,9 @@ class Perceptron(DropInClassifier):
     learning_rate="constant")``: the shrink w ← (1 − (1 − ρ)η₀α)·w on a scaled vector and
     the L1 part by the cumulative penalty of Tsuruoka, Tsujii & Ananiadou (2009, ACL,
     "Stochastic gradient descent training for L1-regularized log-linear models with
-    cumulative penalty"), as scikit-learn's SGD documents it (``_penalized``). ``n_jobs``
-    is accepted and ignored.
+    cumulative penalty"), as scikit-learn's SGD documents it (``_penalized``). ``n_jobs``:
+    the K one-vs-rest problems on that many threads (joblib's semantics), the same results
+    with any number.
     """
 
     _parameter_constraints = {

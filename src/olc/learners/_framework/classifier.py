@@ -1,15 +1,22 @@
 """``OnlineLinearClassifier``: the learner contract of ``model`` for labels (two classes as ±1,
 K ≥ 3 classes one-vs-rest in one compiled pass, ``multiclass``)."""
+from numbers import Integral
+
 import numpy as np
 
 from ..._compiled.driver.inputs import LoopInput
 from . import multiclass
+from .constraints import Interval
 from .model import OnlineLinearModel
 from .features_in import validate_features
 from .validation import InputError, as_binary_labels, classifier_classes
 from ..._util.sparse import issparse, scipy_sparse
 
-__all__ = ["OnlineLinearClassifier"]
+__all__ = ["N_JOBS_CONSTRAINT", "OnlineLinearClassifier"]
+
+#: ``n_jobs``: None or a nonzero int (scikit-learn's ``n_jobs`` of its one-vs-rest classes).
+N_JOBS_CONSTRAINT = [Interval(Integral, None, -1, closed="right"),
+                     Interval(Integral, 1, None, closed="left"), None]
 
 
 class OnlineLinearClassifier(OnlineLinearModel):
@@ -21,7 +28,15 @@ class OnlineLinearClassifier(OnlineLinearModel):
     classes: one-vs-rest, K binary learners in one compiled pass (``multiclass``); the state
     arrays gain a first axis of length K, ``decision_function`` is (n, K), ``predict`` its
     argmax, ``coef_`` (K, d). A rule that cannot run one-vs-rest says why in
-    ``_ovr_refusal``."""
+    ``_ovr_refusal``.
+
+    ``n_jobs`` (every classifier's parameter; joblib's semantics: None or 1 one thread, −1
+    every core, −2 all but one): threads for one-vs-rest, each learning a contiguous group
+    of the K classes in compiled code that releases the GIL (``multiclass``). Results are
+    bit for bit those of one thread. It has no effect where the work does not split: two
+    classes (one learner), a rule that refuses one-vs-rest, the multiclass PA (one joint
+    step over the K prototypes per row), and short streams (fewer than
+    ``driver.k_class.MIN_STEPS_PER_THREAD`` row-class steps a thread)."""
 
     _estimator_type = "classifier"
     _ovr_refusal = None  # a reason, for a rule that cannot run one-vs-rest
