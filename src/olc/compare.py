@@ -12,7 +12,7 @@ from .report import write_json
 
 
 def _run_for_compare(name, params, X, y, passes, seed, track_tau):
-    summary, _, result = run_one(name, params, X, y, passes, seed, track_tau)
+    summary, _, result = run_one(name, params, X, y, passes, seed, track_tau, record="full")
     return summary, result.error_curve()
 
 

@@ -10,8 +10,12 @@ from .metrics import final_margin
 from .protocol import progressive
 
 
-def run_one(name, params, X, y, passes=1, seed=None, track_tau=True):
+def run_one(name, params, X, y, passes=1, seed=None, track_tau=True, record="totals"):
     """One learner in the online protocol; returns (summary dict, learner, result).
+
+    ``record``: :func:`~olc.evaluate.progressive`'s — "totals" (the default: the summary
+    needs nothing more, so no per-step arrays are kept) or "full" (the per-step arrays, e.g.
+    for an error curve); the summary is the same either way.
 
     A regressor is run on y as real-valued targets: no τ, mistakes or margin (None); its
     summary has the squared/absolute error sums and means instead (``ProgressiveResult``)."""
@@ -20,7 +24,7 @@ def run_one(name, params, X, y, passes=1, seed=None, track_tau=True):
     # τ and γ̄ are binary notions: K ≥ 3 classes (one-vs-rest) report None for both
     binary = not regression and np.unique(np.asarray(y)).size <= 2
     result = progressive(learner, X, y, passes=passes, shuffle_seed=seed,
-                         tau_on="data" if track_tau and binary else None)
+                         tau_on="data" if track_tau and binary else None, record=record)
     summary = result.summary()
     if regression:
         summary.update(params=params, error_rate=None, final_margin=None)

@@ -113,7 +113,7 @@ def test_progressive_counts_mistakes_as_pred_not_y(name):
     X, y = _stream(4)
     result = olc.progressive(olc.make(name), X, y, passes=2, shuffle_seed=0)
     classes = np.unique(y)
-    assert result.pred.dtype == result.y.dtype == np.int32
+    assert result.pred.dtype == result.y.dtype == np.int8  # K ≤ 127: the smallest exact dtype
     assert np.array_equal(classes[result.y], y[result.order])
     assert result.mistakes == int(np.count_nonzero(result.pred != result.y))
     reference = olc.make(name)

@@ -48,7 +48,8 @@ def test_progressive_counts_wrong_classes():
     X, y = _iris()
     labels = np.array(["setosa", "versicolor", "virginica"])[y]
     result = olc.progressive(olc.make("perceptron"), X, labels, passes=2, shuffle_seed=1)
-    assert result.pred.dtype == np.int32 and result.y.dtype == np.int32
+    # class indices in the smallest exact dtype (progressive's record): int8 for 3 classes
+    assert result.pred.dtype == np.int8 and result.y.dtype == np.int8
     np.testing.assert_array_equal(result.y, y[result.order])  # class indices
     # the mistakes are the steps whose predicted class differs from the true one, as an
     # independent replay of the same stream's predictions shows
