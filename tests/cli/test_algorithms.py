@@ -93,7 +93,7 @@ def test_json_listing_is_machine_readable():
     assert by_name["ce-omm"]["fixed"] == {"rho": 0.0}
     assert by_name["ce-omm"]["class"] == "EfficientOMM"
     assert by_name["pa-i"]["parameters"] == {"C": 1.0, "fit_intercept": True,
-                                             "average": False}
+                                             "average": False, "n_jobs": None}
     assert by_name["pa-i"]["references"] == ["crammer-2006"]
     assert by_name["sgd-regression"]["kind"] == "regressor"
 
@@ -105,7 +105,8 @@ def test_json_card():
     assert card["parameters"] == [
         {"name": "C", "default": 1.0, "constraint": "float > 0"},
         {"name": "fit_intercept", "default": True, "constraint": "bool"},
-        {"name": "average", "default": False, "constraint": "int > 0 or bool"}]
+        {"name": "average", "default": False, "constraint": "int > 0 or bool"},
+        {"name": "n_jobs", "default": None, "constraint": "int ≤ -1 or int ≥ 1 or None"}]
     assert card["references"][0]["key"] == "crammer-2006"
     assert card["description"].startswith("PA-I: τ = min(C, ℓ/‖x‖²)")
 

@@ -461,4 +461,4 @@ def test_catalogue_lists_sources():
     assert "Harrington et al. 2003, Algorithm 1" in entries[GP].citation
     assert "Harrington et al. 2003, Algorithm 2" in entries[OBPM].citation
     assert entries[OBPM].parameters == {"N": 100, "tau": 0.3, "base": "perceptron",
-                                        "base_params": None, "seed": 0}
+                                        "base_params": None, "seed": 0, "n_jobs": None}

@@ -643,7 +643,8 @@ def test_non_separable_streams_stay_finite(name, params):
 
 def test_omm_paper_settings_are_the_defaults_or_one_parameter():
     alma = olc.make("alma2")
-    assert alma.get_params() == dict(alpha=0.7, B=None, C=math.sqrt(2), fit_intercept=True)
+    assert alma.get_params() == dict(alpha=0.7, B=None, C=math.sqrt(2), fit_intercept=True,
+                                     n_jobs=None)
     np.testing.assert_allclose(alma._hyperparameters(),
                                [0.7, math.sqrt(8) / 0.7, math.sqrt(2), 1.0], rtol=1e-15)
     assert olc.make("pumma").delta == 0.01

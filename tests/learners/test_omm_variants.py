@@ -784,9 +784,9 @@ def test_hyperparameters_are_validated_and_read_each_call():
 
 def test_registry_entries():
     names = {e.name: e for e in olc.algorithms()}
-    assert names["n-omm"].parameters == {"rho": 1.0, "store": "updates"}
-    assert names["e-omm-lp"].parameters == {"p": 2, "rho": 1.0}
-    assert names["ce-omm-lp"].parameters == {"p": 2}
+    assert names["n-omm"].parameters == {"rho": 1.0, "store": "updates", "n_jobs": None}
+    assert names["e-omm-lp"].parameters == {"p": 2, "rho": 1.0, "n_jobs": None}
+    assert names["ce-omm-lp"].parameters == {"p": 2, "n_jobs": None}
     assert olc.learners.name_of(olc.make("e-omm-lp", p=3.0, rho=0.0)) == "ce-omm-lp"
 
 

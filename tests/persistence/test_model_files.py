@@ -179,7 +179,8 @@ def test_format_2_stores_layout_kind_and_plain_values(tmp_path):
     assert meta["params"]["C"] == 0.5 and type(meta["params"]["fit_intercept"]) is bool
     assert set(arrays) == {"vecs", "ints", "scal", "classes"}
     loaded = olc.load(path)
-    assert loaded.get_params() == {"C": 0.5, "fit_intercept": True, "average": False}
+    assert loaded.get_params() == {"C": 0.5, "fit_intercept": True, "average": False,
+                                   "n_jobs": None}
     np.testing.assert_array_equal(loaded.coef_, learner.coef_)
 
 
