@@ -40,7 +40,7 @@ def kernel_score(idx, val, vecs, ints, scal, hp, fast):
     xx = sqnorm(idx, val)
     if not math.isfinite(xx):
         return xx - xx
-    return kernel_row(idx, val, xx, vecs, scal, hp)
+    return kernel_row(idx, val, xx, vecs, scal, hp, fast)
 
 
 @jit(inline=INLINE)
@@ -52,7 +52,7 @@ def perceptron_step(idx, val, y, vecs, ints, scal, hp, fast, rule):
     xx = sqnorm(idx, val)
     if not math.isfinite(xx):
         return xx, 1.0, False, 0.0
-    f = kernel_row(idx, val, xx, vecs, scal, hp)
+    f = kernel_row(idx, val, xx, vecs, scal, hp, fast)
     if not math.isfinite(f):
         return f, 1.0, False, 0.0
     upd = y * f <= 0.0
@@ -84,7 +84,7 @@ def pa_step(idx, val, y, vecs, ints, scal, hp, fast):
     xx = sqnorm(idx, val)
     if not math.isfinite(xx):
         return xx, 1.0, False, 0.0
-    f = kernel_row(idx, val, xx, vecs, scal, hp)
+    f = kernel_row(idx, val, xx, vecs, scal, hp, fast)
     if not math.isfinite(f):
         return f, 1.0, False, 0.0
     loss = 1.0 - y * f

@@ -8,7 +8,6 @@ from ..kernels.vector import INLINE, sign, sqnorm
 from ..layouts.kernel import (BORN, KERNEL_L2_CONSTRAINED_PA_LAYOUT, KERNEL_NORMA_LAYOUT,
                               KERNEL_REGULARIZED_PA_LAYOUT, SCHEDULE_SQRT, SQNORM,
                               UPDATE_ALWAYS, UPDATE_MISTAKE, KROW)
-from ..layouts.kernel import KernelHP as KHP
 from ..layouts.kernel import KernelScal as KS
 from .support_set import (FULL, MUST_GROW, append, base, clear, coefficient, kernel_row,
                           kernel_value, remove, replace, room, shrink, slot_at, stored_value)
@@ -47,7 +46,7 @@ def regularized_pa_step(idx, val, y, vecs, ints, scal, hp, fast):
     xx = sqnorm(idx, val)
     if not math.isfinite(xx):
         return xx, 1.0, False, 0.0
-    f = kernel_row(idx, val, xx, vecs, scal, hp)
+    f = kernel_row(idx, val, xx, vecs, scal, hp, fast)
     if not math.isfinite(f):
         return f, 1.0, False, 0.0
     kxx = kernel_value(hp, xx, xx, xx)
@@ -80,7 +79,7 @@ def l2_pa_step(idx, val, y, vecs, ints, scal, hp, fast):
     xx = sqnorm(idx, val)
     if not math.isfinite(xx):
         return xx, 1.0, False, 0.0
-    f = kernel_row(idx, val, xx, vecs, scal, hp)
+    f = kernel_row(idx, val, xx, vecs, scal, hp, fast)
     if not math.isfinite(f):
         return f, 1.0, False, 0.0
     kxx = kernel_value(hp, xx, xx, xx)
@@ -116,7 +115,7 @@ def l2_pa_step(idx, val, y, vecs, ints, scal, hp, fast):
                 c_old = coefficient(vecs, scal, r)
                 sq = scal[base(vecs, SQNORM) + r]
                 k_old = kernel_value(hp, sq, sq, sq)
-                f_old = stored_value(vecs, scal, hp, r)
+                f_old = stored_value(vecs, scal, hp, r, fast)
             coef = tau * y / scal[KS.SCALE]
             if not math.isfinite(coef):
                 return INF, 1.0, False, 0.0
@@ -148,7 +147,7 @@ def forgetron_step(idx, val, y, vecs, ints, scal, hp, fast):
     xx = sqnorm(idx, val)
     if not math.isfinite(xx):
         return xx, 1.0, False, 0.0
-    f = kernel_row(idx, val, xx, vecs, scal, hp)
+    f = kernel_row(idx, val, xx, vecs, scal, hp, fast)
     if not math.isfinite(f):
         return f, 1.0, False, 0.0
     upd = y * f <= 0.0
@@ -165,7 +164,7 @@ def forgetron_step(idx, val, y, vecs, ints, scal, hp, fast):
             c_old = coefficient(vecs, scal, r)
             sigma = abs(c_old)
             y_old = 1.0 if c_old >= 0.0 else -1.0
-            mu = y_old * (stored_value(vecs, scal, hp, r) + y * k_new_old)
+            mu = y_old * (stored_value(vecs, scal, hp, r, fast) + y * k_new_old)
             budget_left = 15.0 / 32.0 * scal[KS.MISTAKES] - scal[KS.Q]
             if _psi(sigma, mu) <= budget_left:
                 phi = 1.0
@@ -194,7 +193,7 @@ def norma_step(idx, val, y, vecs, ints, scal, hp, fast):
     xx = sqnorm(idx, val)
     if not math.isfinite(xx):
         return xx, 1.0, False, 0.0
-    f = kernel_row(idx, val, xx, vecs, scal, hp)
+    f = kernel_row(idx, val, xx, vecs, scal, hp, fast)
     if not math.isfinite(f):
         return f, 1.0, False, 0.0
     t = scal[KS.STEPS]
