@@ -26,7 +26,8 @@ from ..rule_ids import (FORGETRON, KERNEL_L2_CONSTRAINED_PA, KERNEL_NORMA, KERNE
                         KERNEL_PERCEPTRON, KERNEL_REGULARIZED_PA, RANDOMIZED_BUDGET_PERCEPTRON,
                         STOPTRON)
 from .kernel_regularized import forgetron_step, l2_pa_step, norma_step, regularized_pa_step
-from .support_set import FULL, MUST_GROW, append, kernel_row, kernel_value, replace, room
+from .support_set import (FULL, MUST_GROW, append, clear_scratch, kernel_row, kernel_value,
+                          replace, room)
 
 PAHP = KERNEL_PA_LAYOUT.hp
 RBPHP = RANDOMIZED_BUDGET_PERCEPTRON_LAYOUT.hp
@@ -120,21 +121,32 @@ def _self_kernel(hp, xx):
 
 @jit()
 def family_score(rule, idx, val, vecs, ints, scal, hp, fast):
-    return kernel_score(idx, val, vecs, ints, scal, hp, fast)
+    f = kernel_score(idx, val, vecs, ints, scal, hp, fast)
+    clear_scratch(vecs, scal)
+    return f
+
+
+@jit(inline=INLINE)
+def _cleared(vecs, scal, result):
+    """``result`` after emptying the scratch (``support_set.clear_scratch``)."""
+    clear_scratch(vecs, scal)
+    return result
 
 
 @jit()
 def family_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
     if rule == KERNEL_PA:
-        return pa_step(idx, val, y, vecs, ints, scal, hp, fast)
+        return _cleared(vecs, scal, pa_step(idx, val, y, vecs, ints, scal, hp, fast))
     if rule == KERNEL_REGULARIZED_PA:
-        return regularized_pa_step(idx, val, y, vecs, ints, scal, hp, fast)
+        return _cleared(vecs, scal,
+                        regularized_pa_step(idx, val, y, vecs, ints, scal, hp, fast))
     if rule == KERNEL_L2_CONSTRAINED_PA:
-        return l2_pa_step(idx, val, y, vecs, ints, scal, hp, fast)
+        return _cleared(vecs, scal, l2_pa_step(idx, val, y, vecs, ints, scal, hp, fast))
     if rule == FORGETRON:
-        return forgetron_step(idx, val, y, vecs, ints, scal, hp, fast)
+        return _cleared(vecs, scal, forgetron_step(idx, val, y, vecs, ints, scal, hp, fast))
     if rule == KERNEL_NORMA:
-        return norma_step(idx, val, y, vecs, ints, scal, hp, fast)
+        return _cleared(vecs, scal, norma_step(idx, val, y, vecs, ints, scal, hp, fast))
     if rule == KERNEL_PERCEPTRON or rule == STOPTRON or rule == RANDOMIZED_BUDGET_PERCEPTRON:
-        return perceptron_step(idx, val, y, vecs, ints, scal, hp, fast, rule)
+        return _cleared(vecs, scal,
+                        perceptron_step(idx, val, y, vecs, ints, scal, hp, fast, rule))
     raise ValueError("unknown rule id in the kernel family")

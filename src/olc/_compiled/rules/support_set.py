@@ -164,6 +164,16 @@ def kernel_row(idx, val, xx, P, scal, hp, fast):
     return scal[SCALE] * _weighted_sum(scal[base(P, ALPHA):base(P, ALPHA) + n], kr, fast)
 
 
+@jit(inline=INLINE)
+def clear_scratch(P, scal):
+    """KROW ← 0 after a row: the scratch holds nothing between rows, so scoring and saving
+    see the same state bits whatever rows were scored before."""
+    n = int(scal[N])
+    kr = scal[base(P, KROW):base(P, KROW) + n]
+    for s in range(n):
+        kr[s] = 0.0
+
+
 @jit(inline=COLD)
 def stored_value(P, scal, hp, r, fast):
     """f(x_r) of the stored row in slot r, O(n·d); overwrites KROW."""
@@ -201,7 +211,7 @@ def _write(idx, val, xx, P, scal, slot, coef):
     if idx is None:
         if val is not None:
             for j in range(val.shape[0]):
-                P[j, slot] = val[j]
+                P[j, slot] = val[j] + 0.0  # −0.0 → 0.0: a CSR row stores no zero at all
     else:
         for j in range(P.shape[0]):
             P[j, slot] = 0.0
