@@ -170,42 +170,48 @@ def nystrom_map(k, landmarks, rank):
 
 
 def nogd(k, y, budget=None, seed=0, eta=0.1, rank=None):
-    """Nyström Online Gradient Descent (Lu et al. 2016, Algorithm 2), as specified for olc:
-    the landmarks are the first B rows of the stream (budget = B). Steps t < B: kernel online
-    gradient descent on the hinge loss, f ← f + η y_t k(x_t, ·) when y_t f(x_t) < 1 (the row is
-    a landmark whether or not it updates). At step B the Nyström map of the landmarks is built
-    (:func:`nystrom_map`, rank k = ``rank`` or B) and f is carried into it: w = Λ^{1/2}Vᵀa, a the
-    landmark coefficients, so w·z(x) = aᵀ V Vᵀ k_B(x) (= f(x) at full rank). Steps t ≥ B: OGD on
-    the hinge loss in the feature space, w ← w + η y_t z(x_t) when y_t w·z(x_t) < 1.
-    ``fit_intercept`` enters through k' = k + 1 in the Gram and the kernel rows. support = the
-    landmarks, alphas = the landmark coefficients of the final f: a = V Λ^{−1/2} w (f(x) =
-    aᵀk_B(x)); n_support[t] = min(t + 1, B). extra: ``w``, ``V``, ``lam``."""
+    """Nyström Online Gradient Descent (Lu, Hoi, Wang, Zhao & Liu 2016, the NOGD algorithm).
+
+    Stage 1, kernel online gradient descent on the hinge loss: when y_t f(x_t) < 1 and the pool
+    holds fewer than B rows, x_t is stored with α = η y_t (f = Σ αᵢ k(x_i, ·)). The moment the
+    B-th row is stored (in that same step), the Nyström map of the pool is built
+    (:func:`nystrom_map`, rank k = ``rank`` or B; the paper's eigs(K̂, k)) and f is carried into
+    it: w = a·(Λ^{−1/2}Vᵀ)⁺ = Λ^{1/2}Vᵀa, so w·z(x) = aᵀVVᵀk_B(x) (= f(x) at full rank).
+    Stage 2: z(x) = Λ^{−1/2}V_kᵀk_B(x), OGD on the hinge loss, w ← w + η y_t z(x_t) when
+    y_t w·z(x_t) < 1. (The authors' code builds the map at the first update after the pool is
+    full; the two differ only in the scores of the steps in between, and only when k < B.)
+    ``fit_intercept`` enters through k' = k + 1. support = the landmark rows, alphas = their
+    coefficients in the final f, a = VΛ^{−1/2}w (stage 2) or the stage-1 α. extra: ``w``
+    (None if the pool never filled), ``V``, ``lam``, ``map_step`` (the step that built it)."""
     if budget is None:
         raise ValueError("nogd needs a budget (the number of landmark rows)")
     n = y.shape[0]
-    B = min(budget, n)
-    rank = B if rank is None else rank
-    landmarks = list(range(B))
-    a = np.zeros(B)
-    scores, updated = np.zeros(n), np.zeros(n, bool)
-    for t in range(B):
-        s = k.value(landmarks[:t], a[:t], t)
+    rank = budget if rank is None else rank
+    pool, a = [], []
+    scores, updated, sizes = np.zeros(n), np.zeros(n, bool), np.zeros(n, np.int64)
+    w = V = lam = None
+    map_step = None
+    for t in range(n):
+        if w is None:
+            s = k.value(pool, a, t)
+        else:
+            z = (V.T @ k.row(pool, t)) / np.sqrt(lam)
+            s = float(w @ z)
         scores[t] = s
         if y[t] * s < 1.0:
-            a[t] = eta * y[t]
             updated[t] = True
-    V, lam = nystrom_map(k, landmarks, rank)
-    w = np.sqrt(lam) * (V.T @ a)
-    for t in range(B, n):
-        z = (V.T @ k.row(landmarks, t)) / np.sqrt(lam)
-        s = float(w @ z)
-        scores[t] = s
-        if y[t] * s < 1.0:
-            w = w + eta * y[t] * z
-            updated[t] = True
-    alphas = V @ (w / np.sqrt(lam))
-    sizes = np.minimum(np.arange(1, n + 1), B)
-    return finish(scores, updated, landmarks, alphas, sizes, w=w, V=V, lam=lam)
+            if w is None:
+                pool.append(t)
+                a.append(eta * y[t])
+                if len(pool) == budget:
+                    V, lam = nystrom_map(k, pool, rank)
+                    w = np.sqrt(lam) * (V.T @ np.asarray(a))
+                    map_step = t
+            else:
+                w = w + eta * y[t] * z
+        sizes[t] = len(pool)
+    alphas = np.asarray(a) if w is None else V @ (w / np.sqrt(lam))
+    return finish(scores, updated, pool, alphas, sizes, w=w, V=V, lam=lam, map_step=map_step)
 
 
 ALGORITHMS = {

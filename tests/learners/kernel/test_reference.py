@@ -480,22 +480,41 @@ def test_fogd_features_are_rbf_samplers_and_ogd_is_primal():
 
 
 def test_nogd_full_rank_is_kernel_ogd_projected_on_the_landmarks():
-    # rank = B: w·z(x) = aᵀk_B(x) and the step w += ηy z(x_t) is a += ηy K_B⁻¹ k_B(x_t).
+    # Stage 1 stores the first B rows with hinge loss > 0 (α = ηy). Then, at rank = B,
+    # w·z(x) = aᵀk_B(x) and the step w += ηy z(x_t) is a += ηy K_B⁻¹ k_B(x_t).
     X, y = stream(40, 3, 22)
     B, eta = 8, 0.5
     tr = run("nogd", X, y, gamma=0.5, eta=eta, budget=B)
     K = kernel_matrix(X, X, kernel="rbf", gamma=0.5, degree=3, coef0=1)
-    a, scores = np.zeros(B), []
+    rows, a, scores = [], np.zeros(0), []
     for t in range(40):
-        s = a[:min(t, B)] @ K[:min(t, B), t]
+        s = a @ K[rows, t]
         scores.append(s)
         if y[t] * s < 1:
-            if t < B:
-                a[t] = eta * y[t]
+            if len(rows) < B:
+                rows.append(t)
+                a = np.append(a, eta * y[t])
             else:
-                a = a + eta * y[t] * np.linalg.solve(K[:B, :B], K[:B, t])
+                a = a + eta * y[t] * np.linalg.solve(K[np.ix_(rows, rows)], K[rows, t])
     np.testing.assert_allclose(tr.scores, scores, rtol=1e-7, atol=1e-7)
+    assert tr.support == rows and tr.extra["map_step"] == rows[-1]
     np.testing.assert_allclose(tr.alphas, a, rtol=1e-6, atol=1e-6)
+
+
+def test_nogd_low_rank_scores_are_the_nystrom_approximation():
+    # rank k < B: after the map, w·z(x) = k_B(x)ᵀ V_k Λ_k⁻¹ V_kᵀ ... checked at the first step
+    # after the map is built: score = aᵀ V_k V_kᵀ k_B(x) with a the stage-1 coefficients.
+    X, y = stream(40, 3, 24)
+    B = 8
+    tr = run("nogd", X, y, gamma=0.5, eta=0.5, budget=B, rank=3)
+    t0 = tr.extra["map_step"]
+    rows = tr.support
+    K = kernel_matrix(X, X, kernel="rbf", gamma=0.5, degree=3, coef0=1)
+    lam, V = np.linalg.eigh(K[np.ix_(rows, rows)])
+    Vk = V[:, np.argsort(lam)[::-1][:3]]
+    a = 0.5 * y[rows]
+    assert tr.scores[t0 + 1] == pytest.approx(a @ Vk @ Vk.T @ K[rows, t0 + 1], abs=1e-10)
+    assert tr.extra["w"].shape == (3,)
 
 
 # -- every algorithm: the final (support, alphas) is the model that predicts next ------------
@@ -531,3 +550,20 @@ def test_bad_names_and_budgets_are_refused():
         run("kernel-perceptron", X, y, budget=3)
     with pytest.raises(ValueError, match="budget"):
         run("forgetron", X, y, budget=0)
+
+
+def test_projectron_plus_plus_margin_step_by_hand():
+    # Linear kernel, 2-D. t0: x = e1, f = 0 (mistake), empty pool: δ = 1 > η, store α = [1].
+    # t1: x = (.5, .2), y = +1: f = .5, margin error, ℓ = .5; d* = .5, ‖Pk‖² = .25,
+    #     δ² = .29 − .25 = .04, δ = .2.
+    #     η = .5: ℓ − δ/η = .1 > 0, τ = min(.5/.25, 2·.1/.25, 1) = .8 → α = [1 + .8·.5] = [1.4].
+    #     η = .4: ℓ − δ/η = 0, not > 0: no update, α = [1].
+    # t2: x = e1 again: the score is α.
+    X = np.array([[1.0, 0.0], [0.5, 0.2], [1.0, 0.0]])
+    y = np.ones(3)
+    tr = run("projectron++", X, y, kernel="linear", eta=0.5)
+    np.testing.assert_allclose(tr.scores, [0.0, 0.5, 1.4], atol=1e-12)
+    assert tr.support == [0] and tr.updated.tolist() == [True, True, False]
+    tr = run("projectron++", X, y, kernel="linear", eta=0.4)
+    np.testing.assert_allclose(tr.scores, [0.0, 0.5, 1.0], atol=1e-12)
+    assert tr.updated.tolist() == [True, False, False]
