@@ -8,6 +8,10 @@ import numpy as np
 from .reference import finish, no_budget
 
 _UPDATES = ("mistake", "hinge", "always")
+# f_t counts as inside the ball when ‖f_t‖² exceeds β² by no more than rounding: an update of
+# the L2-constrained PA lands on the sphere, where αᵀKα is β² only up to a few ulps (the same
+# relative tolerance as olc's linear rule).
+BALL_RTOL = 1e-12
 
 
 def _pa(variant):
@@ -100,7 +104,8 @@ def kernel_l2_constrained_pa(k, y, budget=None, seed=0, beta=10.0, update="mista
     f_{t+1} = argmin ½‖f − f_t‖² s.t. y_t f(x_t) ≥ 1 and ‖f‖ ≤ β, with ‖f‖² = αᵀKα recomputed
     from the Gram matrix each time. Solved exactly as olc's linear rule (m = y_t f_t(x_t),
     a = k(x_t, x_t), ℓ = max(0, 1 − m)):
-      0. m ≥ 1 and ‖f_t‖ ≤ β: nothing to do (not updated);
+      0. m ≥ 1 and ‖f_t‖² ≤ β²(1 + 1e-12) (rounding on the sphere): nothing to do (not
+         updated);
       1. the PA step f_t + τ₁ y_t k(x_t, ·), τ₁ = ℓ/a, if τ₁ > 0 and it lies in the ball;
       2. else if ‖f_t‖ > β (possible after an oldest removal, or a lowered β) and the ball
          projection f_t·β/‖f_t‖ has margin ≥ 1 (m·β ≥ ‖f_t‖): that projection;
@@ -127,7 +132,7 @@ def kernel_l2_constrained_pa(k, y, budget=None, seed=0, beta=10.0, update="mista
         if not _active(m, update) or a <= 0.0:
             continue
         w_sq = k.sqnorm(pool, coef)
-        if m >= 1.0 and w_sq <= b2:
+        if m >= 1.0 and w_sq <= b2 * (1.0 + BALL_RTOL):
             continue
         ell = max(0.0, 1.0 - m)
         tau1 = ell / a

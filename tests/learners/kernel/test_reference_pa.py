@@ -136,3 +136,14 @@ def test_budget_pa_removes_the_least_damaging_not_the_oldest():
     tr = run("budget-pa", X, np.array([1.0, 1.0, -1.0]), kernel="linear", budget=2, C=1.0)
     assert tr.extra["removed"] == [(2, 1)]
     assert tr.support == [0, 2] and tr.alphas.tolist() == [1.0, 0.0]
+
+
+def test_l2_constrained_pa_on_the_sphere_is_not_moved_by_rounding():
+    # After a two-constraint update ‖f‖ = β up to ulps; a later example with margin ≥ 1 must
+    # leave f alone (not "project" it back by a factor 1 − 1e-16 and report an update). On
+    # these streams αᵀKα lands above β² by rounding at several such steps.
+    for seed in (5, 12, 35):
+        X, y = stream(40, 2, seed)
+        tr = run("kernel-l2-constrained-pa", X, y, kernel="linear", beta=1.0, update="always")
+        assert not (tr.updated & (y * tr.scores >= 1)).any()
+        assert tr.updated.sum() > 5
