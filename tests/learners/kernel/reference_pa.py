@@ -18,8 +18,9 @@ def _pa(variant):
     def algorithm(k, y, budget=None, seed=0, C=1.0):
         """Kernel Passive-Aggressive (Crammer, Dekel, Keshet, Shalev-Shwartz & Singer, JMLR 7,
         2006, Fig. 1 with ‖x_t‖² → k(x_t, x_t)): ℓ_t = max(0, 1 − y_t f_t(x_t)); when ℓ_t > 0,
-        x_t is stored with α = τ_t y_t, τ_t = ℓ_t/k(x_t,x_t) (PA, Eq. 6), min(C, ℓ_t/k(x_t,x_t))
-        (PA-I, Eq. 7), ℓ_t/(k(x_t,x_t) + 1/(2C)) (PA-II, Eq. 8). budget=None only.
+        x_t is stored with α = τ_t y_t, τ_t = ℓ_t/k(x_t,x_t) (PA), min(C, ℓ_t/k(x_t,x_t))
+        (PA-I), ℓ_t/(k(x_t,x_t) + 1/(2C)) (PA-II) (Eq. 6, as cited by olc's linear PAs; §4 of
+        the paper notes the kernel form). budget=None only.
         k(x_t, x_t) = 0 (linear kernel, x = 0, no intercept): PA and PA-I skip the round (the
         constraint cannot be met; nothing stored); PA-II's τ is finite and x_t (= 0) is
         stored."""

@@ -71,28 +71,20 @@ def _perceptron_with_policy(k, y, budget, policy, seed):
 
 def forgetron_phi(sigma, mu, Q, M):
     """φ_t = max{φ ∈ (0, 1] : Q_{t−1} + Ψ(σφ, μφ) ≤ (15/32)·M_t} with Ψ(λ, μ) = λ² + 2λ − 2λμ
-    (Dekel, Shalev-Shwartz & Singer 2008, the self-tuned Forgetron, Fig. 3 / Eq. for φ_t).
+    (Dekel, Shalev-Shwartz & Singer 2008, the self-tuned Forgetron's choice of φ_t).
 
     g(φ) = Q + Ψ(σφ, μφ) − 15M/32 = (σ² − 2σμ)φ² + 2σφ + (Q − 15M/32), a quadratic in φ with
     g(0) = Q − 15M/32 < 0 (Q_{t−1} ≤ 15M_{t−1}/32 and M_t = M_{t−1} + 1), so the feasible set
     near 0 is non-empty: φ = 1 if g(1) ≤ 0, otherwise the root of g in (0, 1) (unique: g(0) < 0
-    < g(1))."""
+    < g(1)). That root is −2c/(b + √(b² − 4ac)) whatever the sign of a (for a > 0 the positive
+    root, for a < 0 the smaller positive one, for a = 0 it is −c/b), the cancellation-free form
+    of the quadratic formula (b = 2σ > 0)."""
     a = sigma * sigma - 2.0 * sigma * mu
     b = 2.0 * sigma
     c = Q - 15.0 * M / 32.0
-
-    def g(p):
-        return a * p * p + b * p + c
-
-    if g(1.0) <= 0.0:
+    if a + b + c <= 0.0:  # g(1) ≤ 0
         return 1.0
-    if a == 0.0:
-        return -c / b
-    disc = b * b - 4.0 * a * c
-    roots = [(-b + math.sqrt(disc)) / (2.0 * a), (-b - math.sqrt(disc)) / (2.0 * a)]
-    inside = [r for r in roots if 0.0 < r < 1.0]
-    # g(0) < 0 < g(1): exactly one root in (0, 1) (up to rounding: take the largest).
-    return max(inside)
+    return -2.0 * c / (b + math.sqrt(b * b - 4.0 * a * c))
 
 
 def psi(lam, mu):
@@ -101,7 +93,7 @@ def psi(lam, mu):
 
 def forgetron(k, y, budget=None, seed=0):
     """The self-tuned Forgetron (Dekel, Shalev-Shwartz & Singer, "The Forgetron: a kernel-based
-    perceptron on a budget", SIAM J. Computing 37(5), 2008, the self-tuned algorithm of §5).
+    perceptron on a budget", SIAM J. Computing 37(5), 2008: the self-tuned Forgetron).
 
     f_t = Σ_{i∈I_t} σ_i y_i k(x_i, ·). M_t counts the mistakes so far (including step t),
     Q_0 = 0. On a mistake y_t f_t(x_t) ≤ 0 (M_t ← M_{t−1} + 1):

@@ -147,7 +147,7 @@ def test_forgetron_phi_is_the_largest_feasible_and_keeps_q_bounded(seed):
     tr = run("forgetron", X, y, gamma=1.0, budget=5)
     Q, M, phi = tr.extra["Q"], tr.extra["M"], tr.extra["phi"]
     assert np.all((phi > 0) & (phi <= 1))
-    assert np.all(Q <= 15 * M / 32 + 1e-9)  # the self-tuned invariant (§5)
+    assert np.all(Q <= 15 * M / 32 + 1e-9)  # the self-tuned invariant Q_t ≤ 15 M_t/32
     assert (phi < 1).any()
     # brute force: on a grid, no feasible φ is larger than the returned one
     rng = np.random.default_rng(seed)
