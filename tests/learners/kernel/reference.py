@@ -28,6 +28,31 @@ Conventions shared by every algorithm (the compiled learners must make the same 
   after step t.
 - Randomness: the counter-based generator of olc (SplitMix64; formula in
   ``src/olc/_compiled/kernels/random.py``) re-implemented below in :func:`uniform`.
+
+Algorithms and their parameters (defaults), budget, and ``Trace.extra``:
+
+  kernel-perceptron                        budget None only
+  kernel-pa / kernel-pa-i / kernel-pa-ii   C (1.0); budget None only
+  kernel-regularized-pa                    alpha (0.001), update ("mistake"); budget optional,
+                                           oldest removal; extra removed
+  kernel-l2-constrained-pa                 beta (10.0), update ("mistake"); budget optional,
+                                           oldest removal; extra removed
+  forgetron                                budget required; extra phi, Q, M
+  randomized-budget-perceptron             budget required, seed; extra removed [(step, row)]
+  stoptron                                 budget required
+  kernel-norma                             eta (0.1), lam (0.01), rho (1.0), schedule
+                                           ("constant"), tau (None); budget optional
+  projectron / projectron++                eta (0.1); budget None only; extra delta
+  budget-pa                                C (1.0); budget required; extra removed [(step, row)]
+  kernel-obpm                              N (100), tau (0.3), seed; budget optional;
+                                           extra member_alphas, members_updated
+  fogd                                     eta (0.1), omega (d, D), offset (D,); no pool;
+                                           extra w, Z
+  nogd                                     eta (0.1), rank (None = B); budget required;
+                                           extra w, V, lam, map_step
+
+Cost: kernel values are computed entry by entry and remembered in an n × n table, so the
+references are for streams of up to a few thousand rows.
 """
 from dataclasses import dataclass, field
 
@@ -82,18 +107,27 @@ class Kernel:
         self.kw = dict(kernel=kernel, gamma=resolve_gamma(gamma, X.shape[1]), degree=degree,
                        coef0=coef0)
         self.bias = 1.0 if fit_intercept else 0.0
+        self._memo = np.full((X.shape[0], X.shape[0]), np.nan)
 
     def __call__(self, i, j):
-        """k'(x_i, x_j) for stream rows i, j."""
-        return kernel_matrix(self.X[i], self.X[j], **self.kw)[0, 0] + self.bias
+        """k'(x_i, x_j) for stream rows i, j (each pair evaluated once, entry by entry, then
+        remembered: the references ask for the same pairs again and again)."""
+        if np.isnan(self._memo[i, j]):
+            value = kernel_matrix(self.X[i], self.X[j], **self.kw)[0, 0] + self.bias
+            self._memo[i, j] = self._memo[j, i] = value
+        return float(self._memo[i, j])
 
     def row(self, rows, j):
         """[k'(x_i, x_j) for i in rows]."""
         return np.array([self(i, j) for i in rows], dtype=np.float64)
 
     def gram(self, rows):
-        return np.array([[self(i, j) for j in rows] for i in rows], dtype=np.float64).reshape(
-            len(rows), len(rows))
+        """The Gram matrix [k'(x_i, x_j)] of the rows."""
+        rows = np.asarray(rows, dtype=np.intp)
+        block = self._memo[np.ix_(rows, rows)]
+        for a, b in zip(*np.nonzero(np.isnan(block))):
+            self(int(rows[a]), int(rows[b]))
+        return self._memo[np.ix_(rows, rows)].copy()
 
     def value(self, rows, alphas, j):
         """f(x_j) = Σ αᵢ k'(x_i, x_j), summed in pool order."""

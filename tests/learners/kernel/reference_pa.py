@@ -19,8 +19,8 @@ def _pa(variant):
         """Kernel Passive-Aggressive (Crammer, Dekel, Keshet, Shalev-Shwartz & Singer, JMLR 7,
         2006, Fig. 1 with ‖x_t‖² → k(x_t, x_t)): ℓ_t = max(0, 1 − y_t f_t(x_t)); when ℓ_t > 0,
         x_t is stored with α = τ_t y_t, τ_t = ℓ_t/k(x_t,x_t) (PA), min(C, ℓ_t/k(x_t,x_t))
-        (PA-I), ℓ_t/(k(x_t,x_t) + 1/(2C)) (PA-II) (Eq. 6, as cited by olc's linear PAs; §4 of
-        the paper notes the kernel form). budget=None only.
+        (PA-I), ℓ_t/(k(x_t,x_t) + 1/(2C)) (PA-II) (Eq. 6, as cited by olc's linear PAs; in
+        kernel form w_t = Σ α_i x_i, so w_t·x = Σ α_i k(x_i, x)). budget=None only.
         k(x_t, x_t) = 0 (linear kernel, x = 0, no intercept): PA and PA-I skip the round (the
         constraint cannot be met; nothing stored); PA-II's τ is finite and x_t (= 0) is
         stored."""
