@@ -147,3 +147,19 @@ def test_l2_constrained_pa_on_the_sphere_is_not_moved_by_rounding():
         tr = run("kernel-l2-constrained-pa", X, y, kernel="linear", beta=1.0, update="always")
         assert not (tr.updated & (y * tr.scores >= 1)).any()
         assert tr.updated.sum() > 5
+
+
+def test_l2_constrained_pa_ball_projection_after_an_oldest_removal_by_hand():
+    # 1-D linear kernel, β = 1, B = 1, update="always"; x = 1 four times, y = (+1, −1, −1, −1).
+    # t0: f = 0, m = 0: PA step τ₁ = 1 gives w = 1, in the ball: α = [1].
+    # t1: f = 1, m = −1: τ₁ = 2, w = 1 − 2 = −1, in the ball: α = [1, −2]; the oldest is removed:
+    #     α = [−2], ‖f‖ = 2 > β.
+    # t2: f = −2, m = 2 ≥ 1 but ‖f‖ > β: the ball projection f·β/‖f‖ keeps margin 1 ≥ 1:
+    #     α = [−1].
+    # t3: f = −1, m = 1, ‖f‖ = β: nothing to do.
+    X = np.ones((4, 1))
+    tr = run("kernel-l2-constrained-pa", X, np.array([1.0, -1.0, -1.0, -1.0]), kernel="linear",
+             beta=1.0, update="always", budget=1)
+    np.testing.assert_allclose(tr.scores, [0.0, 1.0, -2.0, -1.0])
+    assert tr.updated.tolist() == [True, True, True, False]
+    assert tr.support == [1] and tr.alphas.tolist() == [-1.0]
