@@ -34,9 +34,9 @@ Algorithms and their parameters (defaults), budget, and ``Trace.extra``:
   kernel-perceptron                        budget None only
   kernel-pa / kernel-pa-i / kernel-pa-ii   C (1.0); budget None only
   kernel-regularized-pa                    alpha (0.001), update ("mistake"); budget optional,
-                                           oldest removal; extra removed
+                                           oldest removal; extra removed [(step, row)]
   kernel-l2-constrained-pa                 beta (10.0), update ("mistake"); budget optional,
-                                           oldest removal; extra removed
+                                           oldest removal; extra removed [(step, row)]
   forgetron                                budget required; extra phi, Q, M
   randomized-budget-perceptron             budget required, seed; extra removed [(step, row)]
   stoptron                                 budget required

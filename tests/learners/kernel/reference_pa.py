@@ -57,11 +57,12 @@ def _active(m, update):
     return True
 
 
-def _drop_oldest(pool, alpha, budget):
-    """Shen & Dietterich §5: the support-vector budget by removing the oldest row."""
+def _drop_oldest(pool, alpha, budget, t):
+    """Shen & Dietterich §5: the support-vector budget by removing the oldest row; returns
+    [(step, row)] of the rows removed."""
     removed = []
     while budget is not None and len(pool) > budget:
-        removed.append(pool.pop(0))
+        removed.append((t, pool.pop(0)))
         alpha.pop(0)
     return removed
 
@@ -76,7 +77,7 @@ def kernel_regularized_pa(k, y, budget=None, seed=0, alpha=0.001, update="mistak
     ``update`` as olc's linear learner: "mistake" y f ≤ 0 (default; the paper updates "when the
     classifier makes an error", §2), "hinge" y f < 1, "always". k(x_t, x_t) = 0: the problem is
     infeasible, the round is skipped. Budget (§5): after the update, while the pool exceeds B,
-    the oldest row is removed (extra ``removed``: the rows removed, in order)."""
+    the oldest row is removed (extra ``removed``: [(step, row)] in order)."""
     if update not in _UPDATES:
         raise ValueError(f"update must be one of {_UPDATES}")
     pool, coef = [], []
@@ -95,7 +96,7 @@ def kernel_regularized_pa(k, y, budget=None, seed=0, alpha=0.001, update="mistak
                 coef.append(tau * y[t])
             coef = [c / (1.0 + alpha) for c in coef]
             updated[t] = tau > 0.0 or (alpha > 0.0 and len(pool) > 0)
-            removed += _drop_oldest(pool, coef, budget)
+            removed += _drop_oldest(pool, coef, budget, t)
         sizes[t] = len(pool)
     return finish(scores, updated, pool, coef, sizes, removed=removed)
 
@@ -116,7 +117,8 @@ def kernel_l2_constrained_pa(k, y, budget=None, seed=0, beta=10.0, update="mista
          β²a < 1 (including a = 0): infeasible, the round is skipped.
     x_t is stored only when its coefficient is non-zero (τ > 0). ``update`` as for
     :func:`kernel_regularized_pa`. Budget (§5): after the update, while the pool exceeds B, the
-    oldest row is removed (the norm is then whatever it is: step 2 handles ‖f‖ > β)."""
+    oldest row is removed (the norm is then whatever it is: step 2 handles ‖f‖ > β); extra
+    ``removed``: [(step, row)]."""
     if update not in _UPDATES:
         raise ValueError(f"update must be one of {_UPDATES}")
     pool, coef = [], []
@@ -158,7 +160,7 @@ def kernel_l2_constrained_pa(k, y, budget=None, seed=0, beta=10.0, update="mista
                     coef.append(tau * y[t])
                 coef = [c / z for c in coef]
         updated[t] = True
-        removed += _drop_oldest(pool, coef, budget)
+        removed += _drop_oldest(pool, coef, budget, t)
         sizes[t] = len(pool)
     return finish(scores, updated, pool, coef, sizes, removed=removed)
 

@@ -65,7 +65,7 @@ def test_regularized_pa_oldest_removal_by_hand():
              alpha=1.0, update="hinge", budget=1)
     np.testing.assert_allclose(tr.scores, [0.0, 2.0, -1.0])
     assert tr.support == [2] and tr.alphas.tolist() == [1.5]
-    assert tr.extra["removed"] == [0, 1]
+    assert tr.extra["removed"] == [(1, 0), (2, 1)]
 
 
 def primal_l2_lemma(X, y, beta):
