@@ -105,7 +105,8 @@ PAPERS = (
         "Jyrki Kivinen, Alexander J. Smola and Robert C. Williamson. Online learning with "
         "kernels. IEEE Transactions on Signal Processing 52(8):2165–2176, 2004. "
         "doi:10.1109/TSP.2004.830991.",
-        "NORMA (olc: the linear classification version of §III-A, fixed ρ)."),
+        "NORMA (olc: norma, the linear classification version of §III-A, fixed ρ; "
+        "kernel-norma, the kernel version with truncation)."),
     Reference(
         "crammer-2006", "Crammer et al. 2006",
         "Koby Crammer, Ofer Dekel, Joseph Keshet, Shai Shalev-Shwartz and Yoram Singer. Online "
@@ -167,6 +168,23 @@ PAPERS = (
         "The semantics of ``olc.sklearn``'s drop-ins: the penalised perceptron "
         "(``SGDClassifier(loss=\"perceptron\", learning_rate=\"constant\")``), its weight "
         "scale, per-row weights, intercept decay and epoch objective."),
+    Reference(
+        "dekel-2008", "Dekel, Shalev-Shwartz & Singer 2008",
+        "Ofer Dekel, Shai Shalev-Shwartz and Yoram Singer. The Forgetron: a kernel-based "
+        "perceptron on a budget. SIAM Journal on Computing 37(5):1342–1372, 2008. "
+        "doi:10.1137/060666998.",
+        "The self-tuned Forgetron (olc: forgetron)."),
+    Reference(
+        "cavallanti-2007", "Cavallanti, Cesa-Bianchi & Gentile 2007",
+        "Giovanni Cavallanti, Nicolò Cesa-Bianchi and Claudio Gentile. Tracking the best "
+        "hyperplane with a simple budget Perceptron. Machine Learning 69(2–3):143–167, 2007. "
+        "doi:10.1007/s10994-007-5003-0.",
+        "The randomized budget perceptron (olc: randomized-budget-perceptron)."),
+    Reference(
+        "orabona-2009", "Orabona, Keshet & Caputo 2009",
+        "Francesco Orabona, Joseph Keshet and Barbara Caputo. Bounded kernel-based online "
+        "learning. Journal of Machine Learning Research 10:2643–2666, 2009.",
+        "The Stoptron baseline (olc: stoptron); the Projectron."),
 )
 
 REFERENCES = {ref.key: ref for ref in SOURCES + PAPERS}

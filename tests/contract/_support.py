@@ -23,6 +23,14 @@ ENTRIES = {entry.name: entry for entry in olc.algorithms()}
 #: ``@each_algorithm`` parametrizes a test by canonical algorithm name.
 each_algorithm = pytest.mark.parametrize("name", ALGORITHMS)
 
+#: Classifiers whose model is a pool of stored rows (``KernelClassifier``): no linear model
+#: (``coef_`` only for kernel="linear", as scikit-learn's SVC); the checks compare their
+#: pools instead (:func:`model_arrays`), and the checks about the linear model's intercept do
+#: not apply to them (f(0) = Σ c_s k(x_s, 0) is not an intercept).
+KERNEL_MODELS = [name for name in ALGORITHMS if hasattr(ENTRIES[name].cls, "dual_coef_")]
+each_linear_model_algorithm = pytest.mark.parametrize(
+    "name", [name for name in ALGORITHMS if name not in KERNEL_MODELS])
+
 #: Classifiers whose record holds class indices for every number of classes K ≥ 2 (the
 #: multiclass rules with K prototypes, ``olc.learners._framework.multiclass.stacked``: pred = the
 #: argmax class, first on ties; score = its score). The checks of the binary record (±1
@@ -32,8 +40,8 @@ each_algorithm = pytest.mark.parametrize("name", ALGORITHMS)
 CLASS_INDEX_RECORDS = [name for name in ALGORITHMS
                        if getattr(ENTRIES[name].cls, "_prototypes", False)]
 #: ``@each_binary_record_algorithm``: the classifiers whose two-class record is ±1.
-each_binary_record_algorithm = pytest.mark.parametrize(
-    "name", [name for name in ALGORITHMS if name not in CLASS_INDEX_RECORDS])
+BINARY_RECORD_ALGORITHMS = [name for name in ALGORITHMS if name not in CLASS_INDEX_RECORDS]
+each_binary_record_algorithm = pytest.mark.parametrize("name", BINARY_RECORD_ALGORITHMS)
 
 
 def stream(seed, n=60, d=7, density=0.5, noise=0.1, zero_rows=2, duplicates=2):
@@ -74,9 +82,22 @@ def assert_same_records(r1, r2, what="record"):
     assert r1.tau == r2.tau, f"{what}.tau: {r1.tau} != {r2.tau}"
 
 
+def model_arrays(learner):
+    """(coef_, intercept_) of a linear model; (dual_coef_, support_vectors_) of a kernel
+    learner's pool (one-vs-rest: its K pools concatenated)."""
+    if not hasattr(type(learner), "dual_coef_"):
+        return learner.coef_, learner.intercept_
+    coef, rows = learner.dual_coef_, learner.support_vectors_
+    if isinstance(coef, list):
+        coef = np.concatenate([c.ravel() for c in coef])
+        rows = np.concatenate(rows, axis=0)
+    return coef, rows
+
+
 def assert_same_model(l1, l2, what="model"):
-    assert_same_bits(l1.coef_, l2.coef_, f"{what}.coef_")
-    assert_same_bits(l1.intercept_, l2.intercept_, f"{what}.intercept_")
+    (a1, b1), (a2, b2) = model_arrays(l1), model_arrays(l2)
+    assert_same_bits(a1, a2, f"{what}.coef_ (dual_coef_)")
+    assert_same_bits(b1, b2, f"{what}.intercept_ (support_vectors_)")
 
 
 def assert_close(a, b, what, rtol=1e-12):

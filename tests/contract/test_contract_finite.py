@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import olc
 
-from ._support import each_algorithm
+from ._support import each_algorithm, model_arrays
 
 MAX_ABS = 1e100
 MIN_ABS = 1e-150
@@ -58,7 +58,7 @@ def _assert_finite_run(name, X, y):
         learner = olc.make(name)
         with np.errstate(all="ignore"):  # report a non-finite result, not a warning
             record = learner.predict_then_learn(Xin, y, classes=[0, 1])
-            coef, intercept = learner.coef_, learner.intercept_
+            coef, intercept = model_arrays(learner)
             scores = learner.decision_function(Xin)
         where = f"{name} on {type(Xin).__name__} X={X.tolist()!r} y={y.tolist()!r}"
         assert np.isfinite(record.score).all(), f"non-finite record.score {record.score}; {where}"

@@ -17,7 +17,8 @@ from sklearn.exceptions import NotFittedError
 import olc
 from olc.learners.registry import UnknownAlgorithmError
 
-from ._support import ALGORITHMS, ENTRIES, assert_same_model, assert_same_state, each_algorithm
+from ._support import (ALGORITHMS, ENTRIES, KERNEL_MODELS, assert_same_model, assert_same_state,
+                       each_algorithm)
 
 N, D = 8, 6
 
@@ -127,8 +128,11 @@ def test_more_than_two_classes(name):
                 call()
         return
     assert list(olc.make(name).fit(X, y3).classes_) == [0, 1, 2]
-    assert olc.make(name).partial_fit(X, np.array([0, 1] * 4), classes=[0, 1, 2]).coef_.shape \
-        == (3, X.shape[1])
+    fitted = olc.make(name).partial_fit(X, np.array([0, 1] * 4), classes=[0, 1, 2])
+    if name in KERNEL_MODELS:
+        assert fitted.n_support_.shape == (3,)
+    else:
+        assert fitted.coef_.shape == (3, X.shape[1])
     with pytest.raises(ValueError, match=r"y\[2\] = 2 is not one of the learner's classes"):
         olc.make(name).partial_fit(X, y3, classes=[0, 1, 3])
 

@@ -63,6 +63,15 @@ AROW_REGRESSION_DIAGONAL = 73
 AROW_REGRESSION_DIAGONAL_PRECISION = 74
 # Multiclass Passive-Aggressive, K prototypes (family "multiclass_pa")
 MULTICLASS_PA = 80
+# Kernel learners on a support-set pool (family "kernel")
+KERNEL_PERCEPTRON = 90
+KERNEL_PA = 91
+KERNEL_REGULARIZED_PA = 92
+KERNEL_L2_CONSTRAINED_PA = 93
+FORGETRON = 94
+RANDOMIZED_BUDGET_PERCEPTRON = 95
+STOPTRON = 96
+KERNEL_NORMA = 97
 
 # Compiled helpers every family uses (relative to this package), cached once for all families
 # (``loader``); each loop template adds its own files (``loader.Template.sources``).
@@ -126,6 +135,7 @@ FAMILIES = {f.name: f for f in (
     Family("regression", None, ".rules.regression", "PA regression", binary_rows=True),
     Family("multiclass_pa", None, ".rules.multiclass_pa", "multiclass Passive-Aggressive",
            multiclass=True),
+    Family("kernel", None, ".rules.kernel", "kernel learners on a budget (support-set pool)"),
 )}
 
 #: olc's own rule ids are below this; a family registered from outside uses ids from it on.

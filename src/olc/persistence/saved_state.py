@@ -37,8 +37,10 @@ def _expected_shapes(check, learner, n_features, vecs, ints, scal):
     own data)."""
     if vecs.shape[0] < 1:
         check.fail("vecs", "at least one row", f"shape {vecs.shape}")
-    if n_features > vecs.shape[1]:
-        check.fail("vecs", f"at least n_features_in = {n_features} columns",
+    axis = learner._features_axis  # the kernel learners' pools are stored by feature
+    if n_features > vecs.shape[axis]:
+        check.fail("vecs", f"at least n_features_in = {n_features} "
+                   f"{'columns' if axis == 1 else 'rows'}",
                    f"shape {vecs.shape}")
     try:
         return learner._loaded_state_shapes(n_features, vecs, ints, scal)

@@ -155,6 +155,11 @@ def learn(learner, stream, start, stop, order, out, check):
     else:
         learner._check_stream(stream)
         vecs, ints, scal = learner._writable_state()
+    reserved = learner._reserve_state(vecs, scal, stop - start)
+    if reserved is not None:
+        vecs, scal = reserved
+        if not first:
+            learner._vecs, learner._scal = vecs, scal
     vecs = _compiled_vecs(learner, vecs)
     hp = stream.hp if stream.hp is not None else learner._hyperparameters()
     hp_k = class_hyperparameters(learner, hp, n_classes)

@@ -12,6 +12,10 @@ class StateHooks:
     """The state hooks of :class:`~olc.learners._framework.model.OnlineLinearModel` (which
     sets ``_layout``)."""
 
+    #: The axis of a binary state's ``vecs`` that runs over the features: 1 (rows of length
+    #: d); 0 for the kernel learners' pools, stored by feature (d, capacity).
+    _features_axis = 1
+
     @property
     def _n_vectors(self):
         return self._layout.n_vectors
@@ -40,6 +44,13 @@ class StateHooks:
         """Called when the loop stopped with an overflow status on a finite row: a learner
         whose state has a capacity (e.g. n-OMM's stored points) returns larger (vecs, scal)
         arrays to resume with; the default (None) means a real overflow."""
+        return None
+
+    def _reserve_state(self, vecs, scal, n_rows):
+        """Larger (vecs, scal) of K stacked class states with room for what ``n_rows`` rows
+        can add, or None (the default: the state has no capacity). One-vs-rest calls it
+        before learning: it cannot resume a row that some classes have learned, so a state
+        with a capacity (the kernel learners' pools) grows before the call."""
         return None
 
     def _loaded_state_shapes(self, n_features, vecs, ints, scal):
