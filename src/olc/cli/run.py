@@ -6,7 +6,8 @@ from typing import List, Optional
 import typer
 
 from ..learners.registry import info
-from .options import DATA_HELP, parse_param_assignments
+from .options import (BITS_HELP, CACHE_HELP, DATA_HELP, FORMAT_HELP, QUIET_HELP, bits_callback,
+                      format_callback, parse_param_assignments, reading_progress)
 from .support import announce_compile, announce_early, fail, model_target, out
 
 
@@ -29,6 +30,11 @@ def run_cmd(
              "pass in file order, no τ (default: for files over 256 MB)."),
     chunk_rows: int = typer.Option(10_000, "--chunk-rows", min=1,
                                    help="Lines per chunk when streaming."),
+    format_: Optional[str] = typer.Option(None, "--format", callback=format_callback,
+                                          help=FORMAT_HELP),
+    bits: Optional[int] = typer.Option(None, "--bits", callback=bits_callback, help=BITS_HELP),
+    parse_cache: bool = typer.Option(True, "--parse-cache/--no-parse-cache", help=CACHE_HELP),
+    quiet: bool = typer.Option(False, "--quiet", help=QUIET_HELP),
 ):
     """Run one learner in the online protocol (predict, then learn) and print its metrics."""
     model_target(save_model)
@@ -41,14 +47,21 @@ def run_cmd(
     from ..report import format_number
 
     params = parse_param_assignments(param, [algorithm])[algorithm]
-    if _streamed(data, stream, passes, seed):
-        summary, learner = run_one_streamed(algorithm, params, Path(data), chunk_rows)
+    progress = False if quiet else None
+    if _streamed(data, stream, passes, seed, format_):
+        summary, learner = run_one_streamed(algorithm, params, Path(data), chunk_rows,
+                                            progress=progress)
         name, n_rows, n_features = Path(data).name, summary["steps"], learner.n_features_in_
     else:
-        X, y, name = load_source(data)
+        advance, close = reading_progress(Path(data).name, quiet)
+        try:
+            X, y, name = load_source(data, format=format_, bits=bits, cache=parse_cache,
+                                     progress=advance)
+        finally:
+            close()
         announce_compile([algorithm], X)
         summary, learner, _ = run_one(algorithm, params, X, y, passes=passes, seed=seed,
-                                      track_tau=tau)
+                                      track_tau=tau, progress=progress)
         summary["data"] = describe_source(name, X, y)
         n_rows, n_features = X.shape
     if save_model is not None:
@@ -75,12 +88,18 @@ def run_cmd(
 STREAM_ABOVE_BYTES = 256 << 20
 
 
-def _streamed(data, stream, passes, seed):
+def _streamed(data, stream, passes, seed, format_=None):
     """Whether ``olc run`` reads --data chunk by chunk (a file, one pass in order)."""
+    from ..data.files import detect_format
+
     path = Path(data)
     if stream is False or not path.is_file():
         if stream:
             fail(f"--stream needs --data to be an svmlight file; {data!r} is not a file")
+        return False
+    if detect_format(path, format_) != "svmlight":
+        if stream:
+            fail("--stream reads svmlight files; a Vowpal Wabbit file is read whole")
         return False
     if stream is None and path.stat().st_size <= STREAM_ABOVE_BYTES:
         return False

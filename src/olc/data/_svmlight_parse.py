@@ -147,7 +147,8 @@ def fill_piece(path, window, array, piece, conv, out):
             break
         room = int(status[K.HARD])
     n = int(status[K.HARD])
-    failure = _convert_hard(K, array, slot[:n], pos[:n], end[:n], out) if n else None
+    failure = convert_hard(array, slot[:n], pos[:n], end[:n], out.y, out.data,
+                           K.scatter_hard) if n else None
     error = None
     if status[K.ERR] != K.OK:
         error = (int(status[K.POS]), _kernel_reason(window, int(status[K.POS]), piece.hi,
@@ -163,9 +164,11 @@ def fill_piece(path, window, array, piece, conv, out):
     return int(status[K.LOW]), int(status[K.HIGH])
 
 
-def _convert_hard(K, array, slot, pos, end, out):
-    """Convert the hard tokens (correctly rounded, as ``float()``) into ``out``; returns
-    (byte offset, reason) of the first one that is not a finite number, or None."""
+def convert_hard(array, slot, pos, end, y, data, scatter):
+    """Convert the hard tokens (correctly rounded, as ``float()``) and hand them to
+    ``scatter(slot, values, n, y, data)``; returns (byte offset, reason) of the first one
+    that is not a finite number, or None."""
+    K = kernels()
     n = slot.shape[0]
     lengths = end - pos
     width = max(int(lengths.max()), 1)
@@ -189,7 +192,7 @@ def _convert_hard(K, array, slot, pos, end, out):
     bad = np.flatnonzero(~np.isfinite(values))
     if bad.size:
         return int(pos[bad[0]]), "NaN or infinite label/value"
-    K.scatter_hard(slot, values, n, out.y, out.data)
+    scatter(slot, values, n, y, data)
     return None
 
 

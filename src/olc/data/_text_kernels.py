@@ -433,3 +433,24 @@ def count_newlines(buf, lo, hi):
         if buf[i] == 10:
             n += 1
     return n
+
+
+@jit(nogil=True)
+def first_bad_row(indptr, indices, width):
+    """The first row whose pointers or column indices are not a valid sorted CSR row of
+    ``width`` columns (−1: none; ``len(indptr) − 1`` for bad end pointers)."""
+    n = indptr.shape[0] - 1
+    if n < 0 or indptr[0] != 0 or indptr[n] != indices.shape[0]:
+        return max(n, 0)
+    for r in range(n):
+        a = indptr[r]
+        b = indptr[r + 1]
+        if b < a or b > indices.shape[0]:
+            return r
+        prev = -1
+        for k in range(a, b):
+            c = indices[k]
+            if c <= prev or c >= width:
+                return r
+            prev = c
+    return -1

@@ -22,7 +22,7 @@ from ._compression import open_binary
 
 #: Bytes read at a time: large enough to amortise the per-window work and split a window
 #: among threads, small enough to keep the buffers' memory small next to the arrays.
-WINDOW_BYTES = 16 << 20
+WINDOW_BYTES = 4 << 20
 
 _END = object()
 

@@ -87,7 +87,7 @@ def _conventions(n_features, zero_based, nnz=0, low=-1, high=-1):
                              parse.index_dtype_for(width, 0)), int(width)
 
 
-def _counted_windows(path, pool, progress=None, exact=False):
+def _counted_windows(path, pool, exact=False):
     """Counting pass: [(window length, pieces)] and the totals (rows, nnz, low, high; the
     last two −1 unless ``exact``)."""
     plan, line, rows, nnz = [], 1, 0, 0
@@ -99,12 +99,10 @@ def _counted_windows(path, pool, progress=None, exact=False):
             if p.max_index >= 0:
                 low, high = min(low, p.min_index), max(high, p.max_index)
         plan.append((end, pieces))
-        if progress is not None:
-            progress(end)
     return plan, (rows, nnz, low, high)
 
 
-def _filled(path, pool, plan, rows, nnz, conv):
+def _filled(path, pool, plan, rows, nnz, conv, progress=None):
     """Second pass: the arrays, and the smallest and largest column written."""
     out = parse.Arrays(rows, nnz, conv.index_dtype)
     low, high, read = np.iinfo(np.int64).max, -1, 0
@@ -117,6 +115,8 @@ def _filled(path, pool, plan, rows, nnz, conv):
             if hi >= 0:
                 low, high = min(low, lo), max(high, hi)
         read += 1
+        if progress is not None:
+            progress(sum(p.rows for p in pieces))
     if read != len(plan):
         raise DataFormatError(path, None, None, "the file changed while it was read")
     return out, low, high
@@ -130,10 +130,10 @@ def _read_arrays(path, n_features, zero_based, progress=None):
     limit = -1 if n_features is None or auto else int(n_features)  # 'auto': checked after
     dtype = parse.index_dtype_for(0 if n_features is None else int(n_features) + 1, 0)
     with ThreadPool() as pool:
-        plan, (rows, nnz, _, _) = _counted_windows(path, pool, progress)
+        plan, (rows, nnz, _, _) = _counted_windows(path, pool)
         try:
             conv = parse.Conventions(base, limit, dtype, widen=n_features is None)
-            out, low, high = _filled(path, pool, plan, rows, nnz, conv)
+            out, low, high = _filled(path, pool, plan, rows, nnz, conv, progress)
         except parse.WiderIndices:
             conv = parse.Conventions(base, limit, np.int64)
             out, low, high = _filled(path, pool, plan, rows, nnz, conv)
@@ -168,7 +168,7 @@ def read_svmlight(
     (0 on lines without one). Same conventions and errors as :func:`iter_svmlight_chunks`.
     An empty file gives a ``(0, n_features or 0)`` matrix. ``chunk_rows`` is accepted for
     compatibility (the whole-file reader works by windows of bytes). ``progress``: called
-    with the number of bytes of each window of the first pass.
+    with the number of rows of each window as it is converted.
     """
     _check_args(chunk_rows, n_features, zero_based)
     path = _check_file(path)

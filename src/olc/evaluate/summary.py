@@ -10,7 +10,7 @@ from .metrics import final_margin
 from .protocol import progressive
 
 
-def run_one(name, params, X, y, passes=1, seed=None, track_tau=True):
+def run_one(name, params, X, y, passes=1, seed=None, track_tau=True, progress=None):
     """One learner in the online protocol; returns (summary dict, learner, result).
 
     A regressor is run on y as real-valued targets: no τ, mistakes or margin (None); its
@@ -20,7 +20,7 @@ def run_one(name, params, X, y, passes=1, seed=None, track_tau=True):
     # τ and γ̄ are binary notions: K ≥ 3 classes (one-vs-rest) report None for both
     binary = not regression and np.unique(np.asarray(y)).size <= 2
     result = progressive(learner, X, y, passes=passes, shuffle_seed=seed,
-                         tau_on="data" if track_tau and binary else None)
+                         tau_on="data" if track_tau and binary else None, progress=progress)
     summary = result.summary()
     if regression:
         summary.update(params=params, error_rate=None, final_margin=None)
