@@ -56,7 +56,8 @@ def compare_cmd(
         advance, close = reading_progress(Path(data).name, quiet)
         try:
             X, y, source_name = load_source(data, format=format_, bits=bits,
-                                            cache=parse_cache, progress=advance)
+                                            cache=parse_cache, progress=advance,
+                                            write_behind=True)
         finally:
             close()
         announce_compile(names, X)
@@ -75,6 +76,9 @@ def compare_cmd(
         table.add_column(header, justify="left" if header == "algorithm" else "right")
     for row in report["results"]:
         table.add_row(*(format_number(row.get(key)) for _, key in columns))
+    from ..data.files import finish_writes
+
+    finish_writes()  # a parse-cache entry written while the learners ran
     out.print(table)
     out.print(f"results: {report['files']['json']}\nfigure:  {report['files']['figure']}")
     if as_json:

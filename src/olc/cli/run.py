@@ -46,43 +46,48 @@ def run_cmd(
     from ..evaluate.summary import run_one, run_one_streamed
     from ..report import format_number
 
-    params = parse_param_assignments(param, [algorithm])[algorithm]
-    progress = False if quiet else None
-    if _streamed(data, stream, passes, seed, format_):
-        summary, learner = run_one_streamed(algorithm, params, Path(data), chunk_rows,
-                                            progress=progress)
-        name, n_rows, n_features = Path(data).name, summary["steps"], learner.n_features_in_
-    else:
-        advance, close = reading_progress(Path(data).name, quiet)
-        try:
-            X, y, name = load_source(data, format=format_, bits=bits, cache=parse_cache,
-                                     progress=advance)
-        finally:
-            close()
-        announce_compile([algorithm], X)
-        summary, learner, _ = run_one(algorithm, params, X, y, passes=passes, seed=seed,
-                                      track_tau=tau, progress=progress)
-        summary["data"] = describe_source(name, X, y)
-        n_rows, n_features = X.shape
-    if save_model is not None:
-        from ..persistence import save
+    from ..data.files import finish_writes
 
-        summary["model"] = str(save(learner, save_model))
-    if as_json:
-        out.print_json(json.dumps(summary))
-        return
-    table = Table(title=f"{algorithm} on {name} ({n_rows} rows × {n_features} features, "
-                        f"{passes} pass{'es' if passes > 1 else ''})")
-    table.add_column("metric")
-    table.add_column("value", justify="right")
-    keys = ("mistakes", "error_rate", "updates", "final_margin", "tau", "seconds",
-            "compile_seconds")
-    if summary.get("kind") == "regressor":  # y taken as real-valued targets
-        keys = ("mean_squared_error", "mean_absolute_error", "squared_error",
-                "absolute_error", "updates", "seconds", "compile_seconds")
-    for key in keys:
-        table.add_row(key, format_number(summary.get(key)))
-    out.print(table)
+    params = parse_param_assignments(param, [algorithm])[algorithm]
+    try:
+        progress = False if quiet else None
+        if _streamed(data, stream, passes, seed, format_):
+            summary, learner = run_one_streamed(algorithm, params, Path(data), chunk_rows,
+                                                progress=progress)
+            name, n_rows, n_features = Path(data).name, summary["steps"], learner.n_features_in_
+        else:
+            advance, close = reading_progress(Path(data).name, quiet)
+            try:
+                X, y, name = load_source(data, format=format_, bits=bits, cache=parse_cache,
+                                         progress=advance, write_behind=True)
+            finally:
+                close()
+            announce_compile([algorithm], X)
+            summary, learner, _ = run_one(algorithm, params, X, y, passes=passes, seed=seed,
+                                          track_tau=tau, progress=progress)
+            summary["data"] = describe_source(name, X, y)
+            n_rows, n_features = X.shape
+        if save_model is not None:
+            from ..persistence import save
+
+            summary["model"] = str(save(learner, save_model))
+        if as_json:
+            out.print_json(json.dumps(summary))
+            return
+        table = Table(title=f"{algorithm} on {name} ({n_rows} rows × {n_features} features, "
+                            f"{passes} pass{'es' if passes > 1 else ''})")
+        table.add_column("metric")
+        table.add_column("value", justify="right")
+        keys = ("mistakes", "error_rate", "updates", "final_margin", "tau", "seconds",
+                "compile_seconds")
+        if summary.get("kind") == "regressor":  # y taken as real-valued targets
+            keys = ("mean_squared_error", "mean_absolute_error", "squared_error",
+                    "absolute_error", "updates", "seconds", "compile_seconds")
+        for key in keys:
+            table.add_row(key, format_number(summary.get(key)))
+        out.print(table)
+    finally:
+        finish_writes()  # a parse-cache entry written while the learner ran
 
 
 STREAM_ABOVE_BYTES = 256 << 20

@@ -13,10 +13,11 @@ from pathlib import Path
 
 from ._compression import strip_compression_suffix
 
-__all__ = ["read_file", "detect_format", "FORMATS"]
+__all__ = ["read_file", "detect_format", "finish_writes", "FORMATS"]
 
 FORMATS = ("svmlight", "vw")
 _VW_SUFFIXES = (".vw",)
+_writers = []  # parse-cache entries being written behind (write_behind=True)
 
 
 def detect_format(path, format=None):
@@ -33,7 +34,8 @@ def detect_format(path, format=None):
 
 def read_file(path: str | os.PathLike, *, format: str | None = None,
               n_features: int | None = None, zero_based: bool | str = False,
-              bits: int | None = None, cache: bool = True, progress=None):
+              bits: int | None = None, cache: bool = True, progress=None,
+              write_behind: bool = False):
     """``(X, y)`` of a data file: CSR float64 X, float64 y.
 
     ``format``: ``'svmlight'`` or ``'vw'`` (default: from the name, see
@@ -41,6 +43,8 @@ def read_file(path: str | os.PathLike, *, format: str | None = None,
     :func:`~olc.data.read_svmlight`); vw takes ``bits`` (2^bits columns, VW's ``-b``; default
     18). ``cache``: use and fill the parse cache (:mod:`olc.data.parsed_cache`).
     ``progress``: called with the rows of each window read (when the file is parsed).
+    ``write_behind``: write the cache entry on a thread while the caller goes on (the arrays
+    are only read); :func:`finish_writes` waits for it (``olc run`` does, before it exits).
     """
     fmt = detect_format(path, format)
     path = os.fspath(path)
@@ -78,5 +82,19 @@ def read_file(path: str | os.PathLike, *, format: str | None = None,
     if cached is not None:
         return cached
     X, y = parse()
-    parsed_cache.write_file(path, options, X, y, stamp)
+    if write_behind:
+        import threading
+
+        writer = threading.Thread(target=parsed_cache.write_file, name="olc-cache-write",
+                                  args=(path, options, X, y, stamp))
+        writer.start()
+        _writers.append(writer)
+    else:
+        parsed_cache.write_file(path, options, X, y, stamp)
     return X, y
+
+
+def finish_writes():
+    """Wait for the cache entries written behind (:func:`read_file`'s ``write_behind``)."""
+    while _writers:
+        _writers.pop().join()

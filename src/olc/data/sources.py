@@ -46,12 +46,13 @@ def synthetic_stream(n=20000, d=20, margin=0.1, offset=5.0, seed=0):
     return X + offset * radius * direction, y
 
 
-def load_source(text, *, format=None, bits=None, cache=True, progress=None):
+def load_source(text, *, format=None, bits=None, cache=True, progress=None,
+                write_behind=False):
     """Returns (X, y, display name) for ``synthetic[:k=v,...]``, ``NAME[:SPLIT]`` of the data
     registry, or a path to a data file (svmlight/libsvm or Vowpal Wabbit text, plain or
     compressed: :func:`olc.data.files.read_file`, with its parse cache unless ``cache`` is
-    False; ``format``/``bits`` as there; ``progress`` is called with the rows of each
-    window read)."""
+    False; ``format``/``bits``/``write_behind`` as there; ``progress`` is called with the
+    rows of each window read)."""
     from . import datasets, load
     from .files import read_file
 
@@ -74,7 +75,8 @@ def load_source(text, *, format=None, bits=None, cache=True, progress=None):
         return X, y, f"{name}:{split}" if split else name
     path = Path(text)
     if path.exists():
-        X, y = read_file(path, format=format, bits=bits, cache=cache, progress=progress)
+        X, y = read_file(path, format=format, bits=bits, cache=cache, progress=progress,
+                         write_behind=write_behind)
         return X, y, path.name
     raise FileNotFoundError(f"--data {text!r} is neither a dataset name ({', '.join(datasets())}), "
                             "an existing file, nor synthetic[:k=v,...]")
