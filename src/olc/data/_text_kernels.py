@@ -381,7 +381,10 @@ def fill_block(buf, lo, hi, base, limit, max_index, y, qid, indptr, indices, dat
             low = min(low, col)
             high = max(high, col)
             s = pos
-            ok, v, pos = scan_number(buf, pos, hi)
+            if pos + 1 < hi and buf[pos] == 49 and _ends_token(buf[pos + 1]):
+                ok, v, pos = True, 1.0, pos + 1  # binary data's '1', the commonest value
+            else:
+                ok, v, pos = scan_number(buf, pos, hi)
             if ok:
                 data[k] = v
             else:
