@@ -206,3 +206,12 @@ def test_truncated_compressed_file_names_the_file(tmp_path):
         with pytest.raises(DataFormatError, match="truncated or corrupt") as err:
             call()
         assert str(path) in str(err.value)
+
+
+def test_indices_beyond_int32_are_read_as_int64(tmp_path):
+    path = tmp_path / "wide.svm"
+    path.write_bytes(b"1 3:1 3000000000:2.5\n-1 7:1\n")
+    X, y = read_svmlight(path)
+    assert X.indices.dtype == np.int64 and X.shape == (2, 3_000_000_000)
+    np.testing.assert_array_equal(X.indices, [2, 2_999_999_999, 6])
+    np.testing.assert_array_equal(X.data, [1, 2.5, 1])  # (scikit-learn's reader overflows)
