@@ -182,6 +182,8 @@ def fill_block(buf, lo, hi, mask, unit_only, y, weight, indptr, cols, data, row0
     cap = hard_slot.shape[0]
     err = OK
     where = 0
+    starts = np.zeros(4, dtype=np.int64)
+    ends = np.zeros(4, dtype=np.int64)
     pos = lo
     while pos < hi and err == OK:
         eol = pos
@@ -202,8 +204,6 @@ def fill_block(buf, lo, hi, mask, unit_only, y, weight, indptr, cols, data, row0
             bar += 1
         # the tokens before the bar (after its first tab, as VW), split at spaces:
         # label [importance] [tag]
-        starts = np.zeros(4, dtype=np.int64)
-        ends = np.zeros(4, dtype=np.int64)
         n = 0
         i = pos
         while i < bar and buf[i] != 9:
@@ -367,7 +367,18 @@ def canonical_rows(indptr, cols, data, n_rows):
     indptr[0] = 0
     for r in range(n_rows):
         b = indptr[r + 1]
-        if b - a > 1:
+        if 1 < b - a <= 64:  # insertion sort: rows are short
+            for i in range(a + 1, b):
+                c = cols[i]
+                v = data[i]
+                j = i - 1
+                while j >= a and cols[j] > c:
+                    cols[j + 1] = cols[j]
+                    data[j + 1] = data[j]
+                    j -= 1
+                cols[j + 1] = c
+                data[j + 1] = v
+        elif b - a > 64:
             order = np.argsort(cols[a:b], kind="mergesort")
             sorted_cols = cols[a:b][order]
             sorted_data = data[a:b][order]
