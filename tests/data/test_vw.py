@@ -16,8 +16,11 @@ from olc.data.vw import kernels, read_vw
 
 
 def _hash(text, seed=0):
+    kernels()  # the VW kernels, cached
+    from olc.data._vw_hash import murmur3_32
+
     raw = np.frombuffer(text.encode(), dtype=np.uint8)
-    return int(kernels().murmur3_32(raw, 0, raw.shape[0], seed))
+    return int(murmur3_32(raw, 0, raw.shape[0], seed))
 
 
 def test_murmur3_x86_32_test_vectors():

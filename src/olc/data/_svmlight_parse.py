@@ -26,22 +26,31 @@ _lock = threading.Lock()
 _kernels = None
 
 
+def enable_kernel_cache(modules, folder_prefix, depends=()):
+    """Import ``modules`` (of this package) and switch their numba disk cache on in one
+    folder of olc's cache root keyed by their sources, those of ``depends`` (modules they
+    call, cached elsewhere) and ``caching.py``: an edit of any of them (a kernel inlines the
+    others) never reuses a stale cache. Returns the last module."""
+    from .._compiled import caching
+    from .._compiled.loader import cache_root
+
+    loaded = [importlib.import_module(f"{__package__}.{name}") for name in modules]
+    digest = hashlib.sha256(Path(caching.__file__).read_bytes())
+    for module in [importlib.import_module(f"{__package__}.{name}") for name in depends] + loaded:
+        digest.update(Path(module.__file__).read_bytes())
+    folder = cache_root() / f"{folder_prefix}-{digest.hexdigest()[:16]}"
+    for module in loaded:
+        caching.enable_cache(module.__name__, folder)
+    return loaded[-1]
+
+
 def kernels():
-    """The compiled kernels, their numba disk cache switched on (in olc's cache root, in a
-    folder keyed by the kernels' source, so an edit never reuses a stale cache)."""
+    """The compiled svmlight kernels, their numba disk cache switched on."""
     global _kernels
     if _kernels is None:
         with _lock:
             if _kernels is None:
-                from .._compiled import caching
-                from .._compiled.loader import cache_root
-
-                module = importlib.import_module(f"{__package__}._text_kernels")
-                digest = hashlib.sha256(Path(module.__file__).read_bytes())
-                digest.update(Path(caching.__file__).read_bytes())
-                caching.enable_cache(module.__name__,
-                                     cache_root() / f"reader-{digest.hexdigest()[:16]}")
-                _kernels = module
+                _kernels = enable_kernel_cache(("_number_kernels", "_text_kernels"), "reader")
     return _kernels
 
 

@@ -5,14 +5,9 @@ lines, examples and features it holds (so that the caller allocates the arrays o
 final size, and two threads can fill two ranges of one matrix), :func:`fill_block` writes the
 labels, qids, row pointers, column indices and values. Both release the GIL (``nogil``).
 
-Values. A token in the plain decimal grammar with at most 15 significant digits and a power
-of ten within ±22 (after moving up to 15 − digits zeros into the integer) is converted by
-Clinger's fast path (Clinger 1990, "How to read floating point numbers accurately", §3): the
-digits as an integer m < 2^53 and 10^|e| ≤ 10^22 are both exact doubles, so the one IEEE
-multiplication or division m·10^e, m/10^-e rounds correctly, which is what ``float()`` gives.
-Any other token (more digits, larger exponents, ``inf``, ``nan``, underscores, garbage) is a
-*hard* token: its slot and byte range are recorded and the caller converts all of a block's
-hard tokens at once with NumPy's string cast, which is Python's correctly rounded conversion
+Values: the fast path of :mod:`olc.data._number_kernels`; any other token is a *hard*
+token: its slot and byte range are recorded and the caller converts all of a block's hard
+tokens at once with NumPy's string cast, which is Python's correctly rounded conversion
 (its own errors fall back to ``float()`` token by token to name the bad one).
 
 Errors stop the block: ``status[ERR]`` holds a code (below) and ``status[POS]`` the byte
@@ -21,6 +16,7 @@ offset of the bad token, from which the caller finds the line.
 import numpy as np
 
 from .._compiled.caching import jit
+from ._number_kernels import ends_token, is_space, parse_int, scan_number, token_end
 
 # status fields
 ROWS, NNZ, HARD, ERR, POS, LOW, HIGH = 0, 1, 2, 3, 4, 5, 6
@@ -36,121 +32,6 @@ BEYOND = 5          # index ≥ n_features
 BAD_QID = 6         # qid:<not an integer>
 TOO_LARGE = 7       # index beyond the index dtype
 OVERRUN = 8         # more rows/features than counted (the count pass disagrees: a bug)
-
-_POW10 = np.array([1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13,
-                   1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22])
-_INT_POW10 = np.array([10 ** k for k in range(16)], dtype=np.int64)
-
-
-@jit(nogil=True, inline="always")
-def _is_space(c):
-    # bytes.split()'s whitespace: space, \t, \n, \v, \f, \r
-    return c == 32 or (9 <= c <= 13)
-
-
-@jit(nogil=True, inline="always")
-def _ends_token(c):
-    # whitespace or a comment's '#'
-    return c == 32 or (9 <= c <= 13) or c == 35
-
-
-@jit(nogil=True)
-def _token_end(buf, i, hi):
-    while i < hi and not _ends_token(buf[i]):
-        i += 1
-    return i
-
-
-@jit(nogil=True)
-def scan_number(buf, s, hi):
-    """(ok, value, end) of the token starting at ``s`` (it ends at whitespace, '#' or
-    ``hi``): ok when it is in the fast path's grammar and range, ``[+-] digits [. digits]
-    [(e|E) [+-] digits]`` with a digit somewhere in the mantissa."""
-    i = s
-    neg = False
-    if i < hi and (buf[i] == 43 or buf[i] == 45):
-        neg = buf[i] == 45
-        i += 1
-    m = np.int64(0)
-    nd = 0            # significant digits taken into m
-    frac = 0          # digits after the point (they lower the exponent)
-    seen = False
-    while i < hi and 48 <= buf[i] <= 57:
-        seen = True
-        if nd > 0 or buf[i] != 48:
-            if nd >= 15:
-                return False, 0.0, _token_end(buf, i, hi)
-            m = m * 10 + (buf[i] - 48)
-            nd += 1
-        i += 1
-    if i < hi and buf[i] == 46:
-        i += 1
-        while i < hi and 48 <= buf[i] <= 57:
-            seen = True
-            if nd > 0 or buf[i] != 48:
-                if nd >= 15:
-                    return False, 0.0, _token_end(buf, i, hi)
-                m = m * 10 + (buf[i] - 48)
-                nd += 1
-            frac += 1
-            i += 1
-    if not seen:
-        return False, 0.0, _token_end(buf, i, hi)
-    exp = 0
-    if i < hi and (buf[i] == 101 or buf[i] == 69):
-        i += 1
-        eneg = False
-        if i < hi and (buf[i] == 43 or buf[i] == 45):
-            eneg = buf[i] == 45
-            i += 1
-        ne = 0
-        while i < hi and 48 <= buf[i] <= 57:
-            if ne >= 5:
-                return False, 0.0, _token_end(buf, i, hi)
-            exp = exp * 10 + (buf[i] - 48)
-            ne += 1
-            i += 1
-        if ne == 0:
-            return False, 0.0, _token_end(buf, i, hi)
-        if eneg:
-            exp = -exp
-    if i < hi and not _ends_token(buf[i]):
-        return False, 0.0, _token_end(buf, i, hi)
-    if m == 0:
-        return True, -0.0 if neg else 0.0, i
-    p = exp - frac
-    if p > 22:
-        extra = p - 22  # move zeros into the integer while it stays below 10^15
-        if nd + extra > 15:
-            return False, 0.0, i
-        m = m * _INT_POW10[extra]
-        p = 22
-    if p < -22:
-        return False, 0.0, i
-    v = float(m)
-    v = v * _POW10[p] if p >= 0 else v / _POW10[-p]
-    return True, -v if neg else v, i
-
-
-@jit(nogil=True)
-def _parse_int(buf, s, e):
-    """(ok, value) of ``[+-] digits`` (at most 18 digits)."""
-    i = s
-    neg = False
-    if i < e and (buf[i] == 43 or buf[i] == 45):
-        neg = buf[i] == 45
-        i += 1
-    if i == e or e - i > 18:
-        return False, np.int64(0)
-    v = np.int64(0)
-    while i < e:
-        c = buf[i]
-        if c < 48 or c > 57:
-            return False, np.int64(0)
-        v = v * 10 + (c - 48)
-        i += 1
-    return True, -v if neg else v
-
 
 @jit(nogil=True, inline="always")
 def _is_qid(buf, t, te):
@@ -201,28 +82,28 @@ def count_block(buf, lo, hi):
         while end < eol and buf[end] != 35:
             end += 1
         t = pos
-        while t < end and _is_space(buf[t]):
+        while t < end and is_space(buf[t]):
             t += 1
         if t < end:
             rows += 1
-            while t < end and not _is_space(buf[t]):  # the label
+            while t < end and not is_space(buf[t]):  # the label
                 t += 1
             first = True
             while True:
-                while t < end and _is_space(buf[t]):
+                while t < end and is_space(buf[t]):
                     t += 1
                 if t >= end:
                     break
                 te = t
                 c = -1
-                while te < end and not _is_space(buf[te]):
+                while te < end and not is_space(buf[te]):
                     if c < 0 and buf[te] == 58:
                         c = te
                     te += 1
                 if not (first and _is_qid(buf, t, te)):
                     nnz += 1
                     if c > t:
-                        ok, idx = _parse_int(buf, t, c)
+                        ok, idx = parse_int(buf, t, c)
                         if ok:
                             lo_idx = min(lo_idx, idx)
                             hi_idx = max(hi_idx, idx)
@@ -336,13 +217,13 @@ def fill_block(buf, lo, hi, base, limit, max_index, y, qid, indptr, indices, dat
                 pos += 1
                 nd += 1
             if nd == 0 or pos >= hi or buf[pos] != 58:  # not digits then ':': the slow way
-                te = _token_end(buf, t, hi)
+                te = token_end(buf, t, hi)
                 c = t
                 while c < te and buf[c] != 58:
                     c += 1
                 if first and _is_qid(buf, t, te):
                     first = False
-                    ok, q = _parse_int(buf, c + 1, te) if c < te else (False, np.int64(0))
+                    ok, q = parse_int(buf, c + 1, te) if c < te else (False, np.int64(0))
                     if not ok:
                         err = BAD_QID
                         where = t
@@ -354,7 +235,7 @@ def fill_block(buf, lo, hi, base, limit, max_index, y, qid, indptr, indices, dat
                     err = NO_COLON
                     where = t
                     break
-                ok, idx = _parse_int(buf, t, c)
+                ok, idx = parse_int(buf, t, c)
                 if not ok:
                     err = BAD_INDEX
                     where = t
@@ -381,7 +262,7 @@ def fill_block(buf, lo, hi, base, limit, max_index, y, qid, indptr, indices, dat
             low = min(low, col)
             high = max(high, col)
             s = pos
-            if pos + 1 < hi and buf[pos] == 49 and _ends_token(buf[pos + 1]):
+            if pos + 1 < hi and buf[pos] == 49 and ends_token(buf[pos + 1]):
                 ok, v, pos = True, 1.0, pos + 1  # binary data's '1', the commonest value
             else:
                 ok, v, pos = scan_number(buf, pos, hi)
@@ -427,15 +308,6 @@ def scatter_hard(slots, values, n, y, data):
             data[s] = values[i]
         else:
             y[-s - 1] = values[i]
-
-
-@jit(nogil=True)
-def count_newlines(buf, lo, hi):
-    n = 0
-    for i in range(lo, hi):
-        if buf[i] == 10:
-            n += 1
-    return n
 
 
 @jit(nogil=True)

@@ -33,27 +33,20 @@ __all__ = ["read_vw", "DEFAULT_BITS"]
 
 #: VW's default ``-b``.
 DEFAULT_BITS = 18
-_lock_kernels = []
+_loaded = []
 
 
 def kernels():
-    """The VW kernels, cached on disk beside the svmlight reader's (same fingerprinting)."""
-    if not _lock_kernels:
-        import hashlib
-        import importlib
-        from pathlib import Path
-
-        from .._compiled import caching
-        from .._compiled.loader import cache_root
-
-        text = parse.kernels()  # the shared kernels first (and their cache)
-        module = importlib.import_module(f"{__package__}._vw_kernels")
-        digest = hashlib.sha256(Path(module.__file__).read_bytes())
-        digest.update(Path(text.__file__).read_bytes())
-        digest.update(Path(caching.__file__).read_bytes())
-        caching.enable_cache(module.__name__, cache_root() / f"reader-vw-{digest.hexdigest()[:16]}")
-        _lock_kernels.append(module)
-    return _lock_kernels[0]
+    """The compiled VW kernels, their numba disk cache switched on (beside the svmlight
+    kernels', in a folder keyed by every kernel source they use)."""
+    if not _loaded:
+        parse.kernels()  # the shared kernels, cached in their own folder
+        with parse._lock:
+            if not _loaded:
+                _loaded.append(parse.enable_kernel_cache(
+                    ("_vw_hash", "_vw_kernels"), "reader-vw",
+                    depends=("_number_kernels", "_text_kernels")))
+    return _loaded[0]
 
 
 def _check_bits(bits):
