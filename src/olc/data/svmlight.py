@@ -128,9 +128,9 @@ def _read_arrays(path, n_features, zero_based, progress=None):
     auto = zero_based == "auto"
     base = 0 if auto or zero_based else 1
     limit = -1 if n_features is None or auto else int(n_features)  # 'auto': checked after
-    dtype = parse.index_dtype_for(0 if n_features is None else int(n_features) + 1, 0)
     with ThreadPool() as pool:
         plan, (rows, nnz, _, _) = _counted_windows(path, pool)
+        dtype = parse.index_dtype_for(0 if n_features is None else int(n_features) + 1, nnz)
         try:
             conv = parse.Conventions(base, limit, dtype, widen=n_features is None)
             out, low, high = _filled(path, pool, plan, rows, nnz, conv, progress)
