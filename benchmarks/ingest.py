@@ -217,7 +217,8 @@ def main():
     folder.mkdir(parents=True, exist_ok=True)
     svm, vw_file = generate(folder, args.rows)
     env = dict(os.environ, OLC_COMPILE_NOTICE="0", OLC_CACHE=str(folder / "olc-cache"))
-    subprocess.run([sys.executable, "-m", "olc", "warmup", "perceptron"], env=env, check=True,
+    subprocess.run([sys.executable, "-m", "olc", "warmup", "perceptron", "--readers"], env=env,
+                   check=True,
                    capture_output=True)
     files = [(p, w) for p, w in plain_copies(folder).values()] + [(svm, D)]
     report = {"rows": args.rows, "svm_MB": round(svm.stat().st_size / 1e6, 1),
