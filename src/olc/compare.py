@@ -11,25 +11,29 @@ from .evaluate.summary import run_one
 from .report import write_json
 
 
-def _run_for_compare(name, params, X, y, passes, seed, track_tau):
-    summary, _, result = run_one(name, params, X, y, passes, seed, track_tau, record="full")
+def _run_for_compare(name, params, X, y, passes, seed, track_tau, progress=False):
+    summary, _, result = run_one(name, params, X, y, passes, seed, track_tau, record="full",
+                                 progress=progress)
     return summary, result.error_curve()
 
 
 def compare_learners(names, params, X, y, passes=1, seed=None, track_tau=True, n_jobs=1,
-                     out_dir="olc-out", source=None, figures=None):
+                     out_dir="olc-out", source=None, figures=None, progress=None):
     """Run every learner on the same stream (same order, same permutations); write
     ``results.json`` and ``cumulative_error.png`` into ``out_dir``; return the report dict.
     Regressors' cumulative mean squared errors go to ``cumulative_squared_error.png``
     (``files["figure_regression"]``); ``files["figure"]`` is the classifiers' figure, or the
     regressors' when there is no classifier. ``figures``: what draws them (an object with
     ``plot_cumulative_error``, e.g. ``olc.report.figure_process.FigureProcess``, whose
-    helper process drew only the first figure: the second, if any, is drawn here)."""
+    helper process drew only the first figure: the second, if any, is drawn here).
+    ``progress``: None — a display once a run has lasted a second (rows/s of each learner in
+    one process; learners done, with ``n_jobs`` ≠ 1); False — none."""
     from .report import figures as in_process
 
     figures = figures or in_process
     outputs = []
-    with LazyProgress(len(names), "learners", unit="learners") as bar:
+    with LazyProgress(len(names), "learners", unit="learners",
+                      enabled=progress is not False and n_jobs != 1) as bar:
         if n_jobs != 1:
             from joblib import Parallel, delayed  # ~0.2 s to import: only when used
 
@@ -41,7 +45,7 @@ def compare_learners(names, params, X, y, passes=1, seed=None, track_tau=True, n
         else:
             for n in names:
                 outputs.append(_run_for_compare(n, params.get(n, {}), X, y, passes, seed,
-                                                track_tau))
+                                                track_tau, progress))
                 bar.advance()
     out_dir = Path(out_dir)
     files = {"json": str(out_dir / "results.json")}

@@ -122,6 +122,10 @@ def test_memory_is_bounded_by_the_chunk(tmp_path):
     path.write_bytes(gzip.compress(text.encode(), compresslevel=1))
     whole = len(text) + n * 10 * (8 + 4)  # the text, or the parsed data + indices
     del text
+    # load the compiled reader first: its code is not the chunk's memory
+    warm = tmp_path / "warm.svm"
+    warm.write_bytes(b"1 1:0.25\n")
+    list(iter_svmlight_chunks(warm, 500, n_features=d))
     tracemalloc.start()
     rows = 0
     for Xc, yc in iter_svmlight_chunks(path, 500, n_features=d):

@@ -7,7 +7,9 @@ from typing import List, Optional
 import typer
 
 from ..learners.registry import info
-from .options import DATA_HELP, n_jobs_callback, parse_param_assignments
+from .options import (BITS_HELP, CACHE_HELP, DATA_HELP, FORMAT_HELP, QUIET_HELP, bits_callback,
+                      format_callback, n_jobs_callback, parse_param_assignments,
+                      reading_progress)
 from .support import announce_compile, announce_early, out, writable_folder
 
 
@@ -28,6 +30,11 @@ def compare_cmd(
                                help="Learners run in parallel (joblib; -1: all cores)."),
     tau: bool = typer.Option(True, "--tau/--no-tau"),
     as_json: bool = typer.Option(False, "--json", help="Print the results as JSON too."),
+    format_: Optional[str] = typer.Option(None, "--format", callback=format_callback,
+                                          help=FORMAT_HELP),
+    bits: Optional[int] = typer.Option(None, "--bits", callback=bits_callback, help=BITS_HELP),
+    parse_cache: bool = typer.Option(True, "--parse-cache/--no-parse-cache", help=CACHE_HELP),
+    quiet: bool = typer.Option(False, "--quiet", help=QUIET_HELP),
 ):
     """Compare learners on the same stream in the online protocol: table, JSON and figure."""
     names = algorithms_ or ["perceptron", "pa", "pa-i", "pa-ii", "ce-omm", "e-omm"]
@@ -46,11 +53,18 @@ def compare_cmd(
         from ..report import format_number
 
         params = parse_param_assignments(param, names)
-        X, y, source_name = load_source(data)
+        advance, close = reading_progress(Path(data).name, quiet)
+        try:
+            X, y, source_name = load_source(data, format=format_, bits=bits,
+                                            cache=parse_cache, progress=advance,
+                                            write_behind=True)
+        finally:
+            close()
         announce_compile(names, X)
         report = compare_learners(names, params, X, y, passes=passes, seed=seed,
                                   track_tau=tau, n_jobs=n_jobs, out_dir=out_dir,
-                                  source=describe_source(source_name, X, y), figures=figures)
+                                  source=describe_source(source_name, X, y), figures=figures,
+                                  progress=False if quiet else None)
     table = Table(title=f"Online protocol on {source_name}: {X.shape[0]} rows × {X.shape[1]} "
                         f"features, {passes} pass{'es' if passes > 1 else ''}")
     columns = [("algorithm", "algorithm"), ("mistakes", "mistakes"), ("error rate", "error_rate"),
@@ -64,6 +78,9 @@ def compare_cmd(
         table.add_column(header, justify="left" if header == "algorithm" else "right")
     for row in report["results"]:
         table.add_row(*(format_number(row.get(key)) for _, key in columns))
+    from ..data.files import finish_writes
+
+    finish_writes()  # a parse-cache entry written while the learners ran
     out.print(table)
     out.print(f"results: {report['files']['json']}\nfigure:  {report['files']['figure']}")
     if as_json:

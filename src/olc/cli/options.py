@@ -6,8 +6,34 @@ import typer
 
 from ..learners.registry import info
 
-DATA_HELP = ("Dataset name (see `olc datasets`, optionally NAME:SPLIT), a path to an "
-             "svmlight file, or synthetic[:k=v,...] (the built-in stream).")
+DATA_HELP = ("Dataset name (see `olc datasets`, optionally NAME:SPLIT), a path to a data "
+             "file (svmlight/libsvm, or Vowpal Wabbit text: *.vw or --format vw; plain or "
+             "gz/bz2/xz), or synthetic[:k=v,...] (the built-in stream).")
+FORMAT_HELP = "Format of a --data file: svmlight or vw (default: vw for *.vw, else svmlight)."
+BITS_HELP = "Vowpal Wabbit files: hash features to 2^BITS columns (VW's -b; default 18)."
+CACHE_HELP = ("Keep a --data file's parsed arrays in olc's cache and reuse them while the "
+              "file is unchanged (memory-mapped).")
+QUIET_HELP = "No progress display (it shows only on a terminal, for work that lasts)."
+
+
+def format_callback(value):
+    if value is not None and value not in ("svmlight", "vw"):
+        raise typer.BadParameter(f"must be svmlight or vw, got {value!r}")
+    return value
+
+
+def bits_callback(value):
+    if value is not None and not 1 <= value <= 31:
+        raise typer.BadParameter(f"must be from 1 to 31, got {value}")
+    return value
+
+
+def reading_progress(name, quiet):
+    """A progress display (rows/s) for reading a data file: (advance, close)."""
+    from .._util.progress import LazyProgress
+
+    bar = LazyProgress(None, f"reading {name}", enabled=not quiet, unit="rows")
+    return bar.advance, bar.close
 
 
 def n_jobs_callback(value):

@@ -6,7 +6,8 @@ from typing import List, Optional
 import typer
 
 from ..learners.registry import info
-from .options import DATA_HELP, parse_param_assignments
+from .options import (BITS_HELP, CACHE_HELP, DATA_HELP, FORMAT_HELP, QUIET_HELP, bits_callback,
+                      format_callback, parse_param_assignments, reading_progress)
 from .support import announce_compile, announce_early, fail, model_target, out
 
 
@@ -29,6 +30,11 @@ def run_cmd(
              "pass in file order, no τ (default: for files over 256 MB)."),
     chunk_rows: int = typer.Option(10_000, "--chunk-rows", min=1,
                                    help="Lines per chunk when streaming."),
+    format_: Optional[str] = typer.Option(None, "--format", callback=format_callback,
+                                          help=FORMAT_HELP),
+    bits: Optional[int] = typer.Option(None, "--bits", callback=bits_callback, help=BITS_HELP),
+    parse_cache: bool = typer.Option(True, "--parse-cache/--no-parse-cache", help=CACHE_HELP),
+    quiet: bool = typer.Option(False, "--quiet", help=QUIET_HELP),
 ):
     """Run one learner in the online protocol (predict, then learn) and print its metrics."""
     model_target(save_model)
@@ -40,49 +46,67 @@ def run_cmd(
     from ..evaluate.summary import run_one, run_one_streamed
     from ..report import format_number
 
-    params = parse_param_assignments(param, [algorithm])[algorithm]
-    if _streamed(data, stream, passes, seed):
-        summary, learner = run_one_streamed(algorithm, params, Path(data), chunk_rows)
-        name, n_rows, n_features = Path(data).name, summary["steps"], learner.n_features_in_
-    else:
-        X, y, name = load_source(data)
-        announce_compile([algorithm], X)
-        summary, learner, _ = run_one(algorithm, params, X, y, passes=passes, seed=seed,
-                                      track_tau=tau)
-        summary["data"] = describe_source(name, X, y)
-        n_rows, n_features = X.shape
-    if save_model is not None:
-        from ..persistence import save
+    from ..data.files import finish_writes
 
-        summary["model"] = str(save(learner, save_model))
-    if as_json:
-        out.print_json(json.dumps(summary))
-        return
-    table = Table(title=f"{algorithm} on {name} ({n_rows} rows × {n_features} features, "
-                        f"{passes} pass{'es' if passes > 1 else ''})")
-    table.add_column("metric")
-    table.add_column("value", justify="right")
-    keys = ("mistakes", "error_rate", "updates", "final_margin", "tau", "seconds",
-            "compile_seconds")
-    if summary.get("kind") == "regressor":  # y taken as real-valued targets
-        keys = ("mean_squared_error", "mean_absolute_error", "squared_error",
-                "absolute_error", "updates", "seconds", "compile_seconds")
-    if "support_vectors" in summary:  # a kernel learner's pool
-        keys = keys[:3] + ("support_vectors",) + keys[3:]
-    for key in keys:
-        table.add_row(key, format_number(summary.get(key)))
-    out.print(table)
+    params = parse_param_assignments(param, [algorithm])[algorithm]
+    try:
+        progress = False if quiet else None
+        if _streamed(data, stream, passes, seed, format_):
+            summary, learner = run_one_streamed(algorithm, params, Path(data), chunk_rows,
+                                                progress=progress)
+            name, n_rows, n_features = Path(data).name, summary["steps"], learner.n_features_in_
+        else:
+            advance, close = reading_progress(Path(data).name, quiet)
+            try:
+                X, y, name = load_source(data, format=format_, bits=bits, cache=parse_cache,
+                                         progress=advance, write_behind=True)
+            finally:
+                close()
+            announce_compile([algorithm], X)
+            summary, learner, _ = run_one(algorithm, params, X, y, passes=passes, seed=seed,
+                                          track_tau=tau, progress=progress)
+            summary["data"] = describe_source(name, X, y)
+            n_rows, n_features = X.shape
+        if save_model is not None:
+            from ..persistence import save
+
+            summary["model"] = str(save(learner, save_model))
+        if as_json:
+            out.print_json(json.dumps(summary))
+            return
+        table = Table(title=f"{algorithm} on {name} ({n_rows} rows × {n_features} features, "
+                            f"{passes} pass{'es' if passes > 1 else ''})")
+        table.add_column("metric")
+        table.add_column("value", justify="right")
+        keys = ("mistakes", "error_rate", "updates", "final_margin", "tau", "seconds",
+                "compile_seconds")
+        if summary.get("kind") == "regressor":  # y taken as real-valued targets
+            keys = ("mean_squared_error", "mean_absolute_error", "squared_error",
+                    "absolute_error", "updates", "seconds", "compile_seconds")
+        if "support_vectors" in summary:  # a kernel learner's pool
+            keys = keys[:3] + ("support_vectors",) + keys[3:]
+        for key in keys:
+            table.add_row(key, format_number(summary.get(key)))
+        out.print(table)
+    finally:
+        finish_writes()  # a parse-cache entry written while the learner ran
 
 
 STREAM_ABOVE_BYTES = 256 << 20
 
 
-def _streamed(data, stream, passes, seed):
+def _streamed(data, stream, passes, seed, format_=None):
     """Whether ``olc run`` reads --data chunk by chunk (a file, one pass in order)."""
+    from ..data.files import detect_format
+
     path = Path(data)
     if stream is False or not path.is_file():
         if stream:
             fail(f"--stream needs --data to be an svmlight file; {data!r} is not a file")
+        return False
+    if detect_format(path, format_) != "svmlight":
+        if stream:
+            fail("--stream reads svmlight files; a Vowpal Wabbit file is read whole")
         return False
     if stream is None and path.stat().st_size <= STREAM_ABOVE_BYTES:
         return False

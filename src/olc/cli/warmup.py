@@ -23,20 +23,25 @@ def warmup_cmd(
     averaged: bool = typer.Option(False, "--averaged",
                                   help="Also wide averaged models (average=True, "
                                        "feature-major states); implied by --all."),
+    readers: bool = typer.Option(False, "--readers",
+                                 help="Also the data-file readers (svmlight, Vowpal Wabbit); "
+                                      "implied by --all."),
 ):
     """Compile ahead of time (dense and CSR rows) the compiled code of the named learners, or
     of all (--all, one-vs-rest loops and wide averaged models included), into numba's disk
     cache: for images and CI."""
-    if bool(names) == all_:
+    if bool(names) == all_ and not (readers and not names):
         fail("name the learners to warm up, or pass --all (not both)")
     names = [e.name for e in algorithms()] if all_ else names
-    from ..warmup import warmup
+    from ..warmup import warm_readers, warmup
 
     try:
         report = warmup(names, n_jobs=n_jobs, multiclass=multiclass or all_,
-                        averaged=averaged or all_)
+                        averaged=averaged or all_) if names else []
     except UnknownAlgorithmError as exc:
         fail(exc)
+    if readers or all_:
+        report.append(warm_readers())
     if as_json:
         typer.echo(json.dumps([{"family": r.family, "learners": r.learners,
                                 "compile_seconds": round(r.compile_seconds, 2),

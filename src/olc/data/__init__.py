@@ -10,6 +10,7 @@ missing::
 
     from olc import data
     X, y = data.load("a9a", "train")            # CSR (32561, 123), y in {-1, +1}
+    X, y = data.read_file("my.svm")             # svmlight or VW text, via the parse cache
     for Xc, yc in data.iter_chunks("w8a", chunk_rows=5000): ...
     X, y = data.separable(1000, 5, margin=0.1, seed=0)
 """
@@ -41,7 +42,9 @@ from .registry import (
     get_spec,
     register,
 )
+from .files import read_file
 from .svmlight import iter_svmlight_chunks, read_svmlight
+from .vw import read_vw
 from .synthetic import (
     Truth,
     example_5_1,
@@ -74,6 +77,8 @@ __all__ = [
     # files
     "iter_svmlight_chunks",
     "read_svmlight",
+    "read_vw",
+    "read_file",
     # synthetic
     "separable",
     "noisy",

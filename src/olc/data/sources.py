@@ -46,10 +46,15 @@ def synthetic_stream(n=20000, d=20, margin=0.1, offset=5.0, seed=0):
     return X + offset * radius * direction, y
 
 
-def load_source(text):
+def load_source(text, *, format=None, bits=None, cache=True, progress=None,
+                write_behind=False):
     """Returns (X, y, display name) for ``synthetic[:k=v,...]``, ``NAME[:SPLIT]`` of the data
-    registry, or a path to an svmlight/libsvm file (plain or compressed)."""
-    from . import datasets, load, read_svmlight
+    registry, or a path to a data file (svmlight/libsvm or Vowpal Wabbit text, plain or
+    compressed: :func:`olc.data.files.read_file`, with its parse cache unless ``cache`` is
+    False; ``format``/``bits``/``write_behind`` as there; ``progress`` is called with the
+    rows of each window read)."""
+    from . import datasets, load
+    from .files import read_file
 
     if text == "synthetic" or text.startswith("synthetic:"):
         options = _parse_options(text.partition(":")[2], SYNTHETIC_DEFAULTS, "synthetic")
@@ -70,7 +75,8 @@ def load_source(text):
         return X, y, f"{name}:{split}" if split else name
     path = Path(text)
     if path.exists():
-        X, y = read_svmlight(path)[:2]
+        X, y = read_file(path, format=format, bits=bits, cache=cache, progress=progress,
+                         write_behind=write_behind)
         return X, y, path.name
     raise FileNotFoundError(f"--data {text!r} is neither a dataset name ({', '.join(datasets())}), "
                             "an existing file, nor synthetic[:k=v,...]")

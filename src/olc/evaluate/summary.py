@@ -10,7 +10,8 @@ from .metrics import final_margin
 from .protocol import progressive
 
 
-def run_one(name, params, X, y, passes=1, seed=None, track_tau=True, record="totals"):
+def run_one(name, params, X, y, passes=1, seed=None, track_tau=True, record="totals",
+            progress=None):
     """One learner in the online protocol; returns (summary dict, learner, result).
 
     ``record``: :func:`~olc.evaluate.progressive`'s — "totals" (the default: the summary
@@ -24,7 +25,8 @@ def run_one(name, params, X, y, passes=1, seed=None, track_tau=True, record="tot
     # τ and γ̄ are binary notions: K ≥ 3 classes (one-vs-rest) report None for both
     binary = not regression and np.unique(np.asarray(y)).size <= 2
     result = progressive(learner, X, y, passes=passes, shuffle_seed=seed,
-                         tau_on="data" if track_tau and binary else None, record=record)
+                         tau_on="data" if track_tau and binary else None, record=record,
+                         progress=progress)
     summary = result.summary()
     if regression:
         summary.update(params=params, error_rate=None, final_margin=None)
