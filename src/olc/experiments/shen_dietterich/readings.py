@@ -99,7 +99,8 @@ def section(results, verdicts):
              "(3.1), (3.9), (3.10) are Crammer et al.'s (2006) PA problems, which update on "
              "every margin violation. Every PA learner of Figures 1–2 runs under both readings "
              "(same trials, same streams, same grids and tuning); NORMA has one rule and "
-             "appears in both. Tables and figures ending in `-margin` are the second reading.",
+             "appears in both, as do Figure 2's feature-selection baselines (PA on k "
+             "features, on errors). Tables and figures ending in `-margin` are the second reading.",
              "", *side_by_side(verdicts), "", "### §4's Figure 1 ranking", "",
              *ranking_lines(results), ""]
     for s in results.streams():
