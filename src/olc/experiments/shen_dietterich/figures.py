@@ -12,6 +12,11 @@ from . import spec as S
 from .final_models import final_models
 
 
+def _legend(label):
+    """A learner's label without its reading's suffix (the figure's title names it)."""
+    return label[:-len(S.MARGIN_SUFFIX)] if label.endswith(S.MARGIN_SUFFIX) else label
+
+
 def _curve_series(results, stream, learners):
     series = []
     for learner in learners:
@@ -19,7 +24,8 @@ def _curve_series(results, stream, learners):
         if mean.size == 0:
             continue
         x = np.arange(1, mean.size + 1)
-        s = {"x": x.tolist(), "y": mean.tolist(), "label": learner, "style": {"marker": None}}
+        s = {"x": x.tolist(), "y": mean.tolist(), "label": _legend(learner),
+             "style": {"marker": None}}
         if lower is not None:
             s["lower"], s["upper"] = lower.tolist(), upper.tolist()
         series.append(s)
@@ -59,9 +65,8 @@ def figure1(results, out_dir, reading=S.ERRORS):
                        "ylim": y_range(series)})
     stem = _stem("figure1", reading)
     return plot_panels(panels, [Path(out_dir) / f"{stem}.{ext}" for ext in ("png", "pdf")],
-                       title=f"Figure 1 ({reading.text}): cumulative error rate on the second "
-                             "half (mean over trials, 95 % band; y axis: the range after the "
-                             f"first {SKIP_SHARE:.0%} of the instances)")
+                       title=f"Figure 1 (updates on {reading.name}): cumulative error, "
+                             f"2nd half (mean, 95 % band; y from {SKIP_SHARE:.0%} in)")
 
 
 def figure2(results, out_dir, reading=S.ERRORS):
@@ -73,13 +78,14 @@ def figure2(results, out_dir, reading=S.ERRORS):
             if pts:
                 f, e = zip(*pts)
                 series.append({"x": [p.mean for p in f], "y": [p.mean for p in e],
-                               "xerr": error_bars(f), "yerr": error_bars(e), "label": group})
+                               "xerr": error_bars(f), "yerr": error_bars(e),
+                               "label": _legend(group)})
         panels.append({"title": s, "ylabel": "error rate (second half)", "xlog": True,
                        "xlabel": "features used per iteration", "series": series})
     stem = _stem("figure2", reading)
     return plot_panels(panels, [Path(out_dir) / f"{stem}.{ext}" for ext in ("png", "pdf")],
-                       title=f"Figure 2 ({reading.text}): feature selection (mean over "
-                             "trials, 95 % CIs)", height=4.0)
+                       title=f"Figure 2 (updates on {reading.name}): feature selection (mean "
+                             "over trials, 95 % CIs)", height=4.0)
 
 
 def _draw_models(models, reading):
@@ -90,8 +96,8 @@ def _draw_models(models, reading):
         ax.set_title(name, fontsize=8)
         ax.set_xticks([])
         ax.set_yticks([])
-    fig.suptitle(f"Figure 3 ({reading.text}): USPS learned models, trial 0 (lighter = "
-                 "larger |weight|)", fontsize=9)
+    fig.suptitle(f"Figure 3 (updates on {reading.name}): USPS learned models, trial 0 "
+                 "(lighter = larger |weight|)", fontsize=9)
     fig.tight_layout()
     return fig
 
