@@ -168,3 +168,11 @@ def test_a_diverging_constant_step_stops_naming_the_row_and_suggesting_scaling()
     np.testing.assert_array_equal(m.coef_, ref.coef_)
     np.testing.assert_array_equal(m.intercept_, ref.intercept_)
     assert np.isfinite(m.coef_).all()
+
+
+def test_a_nan_value_gives_nan_even_against_zero_weights():
+    """0·NaN is NaN: the recomputation must not read a NaN row as 0 (max() skips NaN)."""
+    for bad in (np.nan, np.inf, -np.inf):
+        assert np.isnan(dense(np.zeros(3), np.array([1.0, bad, 1.0]), False))
+        assert np.isnan(sparse(np.zeros(5), np.array([1, 3], dtype=np.uint32),
+                               np.array([bad, 1.0]), True))

@@ -211,20 +211,24 @@ def scaled_dot(v, idx, val, c):
     value gives NaN (the loops then report the row)."""
     mv = 0.0
     mx = 0.0
+    bad = c * 0.0   # NaN once any value is NaN or ±inf (max() would skip a NaN)
     if idx is None:
         if val is not None:  # see the module docstring
             for j in range(val.shape[0]):
                 mv = max(mv, abs(v[j]))
                 mx = max(mx, abs(val[j]))
+                bad += v[j] * 0.0 + val[j] * 0.0
     else:
         for k in range(idx.shape[0]):
             mv = max(mv, abs(v[idx[k]]))
+            bad += v[idx[k]] * 0.0
         if val is None:
             mx = 1.0
         else:
             for k in range(val.shape[0]):
                 mx = max(mx, abs(val[k]))
-    if not (mv - mv == 0.0 and mx - mx == 0.0 and c - c == 0.0):
+                bad += val[k] * 0.0
+    if bad != 0.0:
         return math.nan
     if mv == 0.0 or mx == 0.0 or c == 0.0:
         return 0.0
