@@ -37,10 +37,12 @@ def test_pipeline_on_a_small_usps_slice(shared_data, tmp_path):
     out = tmp_path / "out"
     report = run(out, trials=2, datasets="usps", grids=SMALL, n_jobs=1,
                  rows_per_phase=ROWS)
-    # 6 Figure-1 learners + 2 + 1 σ points + 2 IG + 1 game = 12 configurations × 2 trials
-    assert report["computed"] == 24 and report["reused"] == 0
+    # per reading: 4 Figure-1 PA learners + 2 + 1 σ points = 7 configurations; once: NORMA,
+    # 2 IG + 1 game: 18 configurations × 2 trials
+    assert report["computed"] == 36 and report["reused"] == 0
     for name in ("figure1.png", "figure2.png", "figure3.png", "summary.md", "results.json",
-                 "table.md", "paper_comparison.md"):
+                 "table.md", "paper_comparison.md", "figure1-margin.png", "figure2-margin.png",
+                 "figure3-margin.png", "paper_comparison-margin.md"):
         assert (out / name).is_file(), name
     # the trial-0 stream follows the drift process: 100 rows, phase 1 has only 3s and 8s
     rows = list(csv.DictReader(open(out / "streams" / "usps-trial0.csv")))
@@ -56,12 +58,19 @@ def test_pipeline_on_a_small_usps_slice(shared_data, tmp_path):
     for r in records:   # the second half is evaluated: 50 rows
         assert 0 <= r["mistakes"] <= 50 and r["error_rate"] == pytest.approx(r["mistakes"] / 50)
     summary = (out / "summary.md").read_text()
-    assert summary.count("| §4") >= 8
+    assert summary.count("| §4") >= 3 * 8   # both readings' claims, and side by side
+    assert "## The two readings of the update condition" in summary
+    # each PA learner runs under both readings: update on errors / on margin violations
+    by = {(r["learner"], r["trial"]): r for r in records}
+    for label in ("PA", "L2-constrained PA"):
+        for t in (0, 1):
+            e, m = by[(label, t)], by[(label + ", margin updates", t)]
+            assert e["params"]["update"] == "mistake" and m["params"]["update"] == "hinge"
     # a rerun reuses every run and writes the same tables
     table = (out / "table.csv").read_text()
     again = run(out, trials=2, datasets="usps", grids=SMALL, n_jobs=1,
                 rows_per_phase=ROWS)
-    assert again["reused"] == 24 and again["computed"] == 0
+    assert again["reused"] == 36 and again["computed"] == 0
     assert (out / "table.csv").read_text() == table
 
 

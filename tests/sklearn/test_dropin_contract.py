@@ -132,8 +132,8 @@ def test_average_is_forwarded_to_the_learner():
     not the last iterate."""
     import warnings
 
+    import _sklearn_reference as reference
     import olc
-    from sklearn.linear_model import PassiveAggressiveClassifier as Reference
     with olc.strict_mode():
         ours = PassiveAggressiveClassifier(average=True, max_iter=3, tol=None,
                                            random_state=0).fit(X, Y)
@@ -141,7 +141,8 @@ def test_average_is_forwarded_to_the_learner():
     assert not np.allclose(ours.coef_, last.coef_)   # the average is not the last iterate
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)
-        ref = Reference(average=True, max_iter=3, tol=None, random_state=0).fit(X, Y)
+        ref = reference.passive_aggressive_classifier(average=True, max_iter=3, tol=None,
+                                                      random_state=0).fit(X, Y)
     np.testing.assert_allclose(ours.coef_, ref.coef_, rtol=1e-12)
     np.testing.assert_allclose(ours.intercept_, ref.intercept_, rtol=1e-12)
 

@@ -61,7 +61,12 @@ def _values(seq):
 
 
 def _errors(seq):
-    return None if seq is None else _values(seq)
+    """Error bars: one value per point (symmetric) or two rows (below, above)."""
+    if seq is None:
+        return None
+    if len(seq) == 2 and all(isinstance(row, (list, tuple, np.ndarray)) for row in seq):
+        return np.vstack([_values(row) for row in seq])
+    return _values(seq)
 
 
 def plot_panels(panels, path, title=None, xlabel="x", panel_width=4.2, height=3.6):

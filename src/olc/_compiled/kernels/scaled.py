@@ -17,7 +17,7 @@ Squared norms are the caller's to keep (they are formulas of the rule: ‖w + a�
 import math
 
 from ..caching import jit
-from .vector import COLD, INLINE, dot, prefetch
+from .vector import COLD, INLINE, dot, prefetch, scaled_dot
 
 RENORM_LOW = 1e-100
 RENORM_HIGH = 1e100
@@ -25,8 +25,12 @@ RENORM_HIGH = 1e100
 
 @jit(inline=INLINE)
 def sv_dot(v, s, idx, val, fast):
-    """w·x for w = s·v."""
-    return s * dot(v, idx, val, fast)
+    """w·x for w = s·v; a product that is not finite (v·x beyond the largest double while
+    s·(v·x) is not, or 0·inf) is recomputed with s inside the scaling (``scaled_dot``)."""
+    r = s * dot(v, idx, val, fast)
+    if r - r == 0.0:
+        return r
+    return scaled_dot(v, idx, val, s)
 
 
 @jit(inline=INLINE)

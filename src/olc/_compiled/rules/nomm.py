@@ -68,6 +68,11 @@ W, ORIGIN, VPOS, VNEG, U = NommVec.W, NommVec.ORIGIN, NommVec.VPOS, NommVec.VNEG
 # A stored point must satisfy ‖x − x₁‖ ≤ Z_LIMIT (in units), so that every product the solver
 # forms (‖u‖·‖b‖ ≤ Z_LIMIT²·2) stays finite; a larger one is declined as an overflow.
 Z_LIMIT = 1e150
+# And in the data's units ‖x − x₁‖ ≤ DATA_LIMIT and √d·max|x₁ⱼ| ≤ DATA_LIMIT, so that the
+# bias b = −w·x₁ − ½·w·(v₊ + v₋) (‖w‖ = 1, v± convex combinations of stored points) is
+# finite: a row beyond it is declined as an overflow (nothing changes, the stream stops
+# there with an error) instead of leaving b = ±inf.
+DATA_LIMIT = 1e300
 DECLINED, DUPLICATE = -1.0, 0.0  # what ``_keep_point`` did instead of storing a row
 
 
@@ -253,7 +258,7 @@ def _keep_point(x, y, vecs, ints, scal, sigma, check_label):
     d = m - 2
     z = np.empty(m)
     unit, fixed = _centered_in_units(x, vecs[ORIGIN], y, d, z, scal[UNIT])
-    if not norm2(z, d) <= Z_LIMIT:
+    if not (norm2(z, d) <= Z_LIMIT and norm2(z, d) / unit <= DATA_LIMIT):
         return DECLINED
     z[d] = sigma if y > 0.0 else 0.0
     z[d + 1] = 0.0 if y > 0.0 else sigma
@@ -282,6 +287,11 @@ def _nomm_init(x, y, vecs, ints, scal):
     m = vecs.shape[1]
     d = m - 2
     if scal[PHASE] == PHASE_EMPTY:
+        biggest = 0.0
+        for j in range(d):
+            biggest = max(biggest, abs(x[j]))
+        if not biggest * math.sqrt(d) <= DATA_LIMIT:
+            return math.inf, 1.0, False, 0.0   # declined: see DATA_LIMIT
         o = vecs[ORIGIN]
         for j in range(d):
             o[j] = x[j]
@@ -293,7 +303,7 @@ def _nomm_init(x, y, vecs, ints, scal):
     z = np.empty(m)
     unit, fixed = _centered_in_units(x, vecs[ORIGIN], y, d, z, scal[UNIT])
     sigma = norm2(z, d)
-    if not sigma <= Z_LIMIT:
+    if not (sigma <= Z_LIMIT and sigma / unit <= DATA_LIMIT):
         return math.inf, y1, False, 0.0
     if fixed:
         scal[UNIT] = unit

@@ -39,7 +39,8 @@ class SpecOutcome(Results):
     the validated metrics and the loaded data (for ``streams/``)."""
 
     def __init__(self, records, curves, paper, spec, metrics, data, n_configs):
-        super().__init__(records, curves, paper, spec)
+        super().__init__(records, curves, paper, spec,
+                         rates=[m.name for m in metrics if m.rate])
         self.metrics = metrics
         self.data = data
         self.n_configs = n_configs

@@ -2,8 +2,9 @@
 
 A :class:`Metric` has a ``name``, a function ``fn(output) -> number`` (a scalar) or
 ``-> array`` (a curve, one value per evaluated step; ``curve=True``), and a ``label``
-for tables and figures. Scalars are averaged over trials with Student-t confidence
-intervals, curves get CI bands (:mod:`.aggregate`). The functions must be module-level
+for tables and figures; ``rate=True`` for proportions (their intervals stay in [0, 1]).
+Scalars are averaged over trials with confidence intervals, curves get CI bands
+(:mod:`.aggregate`). The functions must be module-level
 (or picklable objects such as :class:`SeriesMean`): runs compute their metrics in worker
 processes. Names in a spec are looked up in :data:`METRICS`; ``mean:<series>`` means
 :class:`SeriesMean` of the model's per-step series ``<series>``.
@@ -22,6 +23,7 @@ class Metric:
     fn: Callable
     curve: bool = False
     label: str = ""
+    rate: bool = False     # each value a proportion in [0, 1]: intervals stay in [0, 1]
 
     @property
     def display(self):
@@ -76,12 +78,12 @@ class SeriesMean:
 
 METRICS = {
     "mistakes": Metric("mistakes", _mistakes, label="mistakes"),
-    "error_rate": Metric("error_rate", _error_rate, label="error rate"),
+    "error_rate": Metric("error_rate", _error_rate, label="error rate", rate=True),
     "updates": Metric("updates", _updates, label="updates"),
     "steps": Metric("steps", _steps, label="steps"),
     "seconds": Metric("seconds", _seconds, label="time (s)"),
     "cumulative_error": Metric("cumulative_error", _cumulative_error, curve=True,
-                               label="cumulative error rate"),
+                               label="cumulative error rate", rate=True),
 }
 
 #: Metrics that measure time: kept out of the tables that must be equal between a clean run

@@ -30,7 +30,12 @@ def _cell(summary, digits=4):
 
 
 def _half(summary, digits=2):
-    return "—" if summary.half_width is None else f"± {summary.half_width:.{digits}g}"
+    """"± h" for a symmetric interval, "[low, high]" for a rate's interval kept in [0, 1]."""
+    if summary.half_width is None:
+        return "—"
+    if summary.symmetric:
+        return f"± {summary.half_width:.{digits}g}"
+    return f"[{summary.low:.4g}, {summary.high:.4g}]"
 
 
 def table_rows(results, metrics):
@@ -44,6 +49,7 @@ def table_rows(results, metrics):
                 s = results.mean(stream, learner, m.name)
                 row[m.name] = s.mean
                 row[f"{m.name}_ci95"] = s.half_width
+                row[f"{m.name}_low"], row[f"{m.name}_high"] = s.low, s.high
                 row[f"{m.name}_paper"] = results.paper_value(stream, learner, m.name)
             rows.append(row)
     return rows
@@ -61,7 +67,8 @@ def write_table(results, metrics, out_dir, stem, title):
     paper = _with_paper(results, metrics)
     columns = ["stream", "learner", "trials"]
     for m in metrics:
-        columns += [m.name, f"{m.name}_ci95"] + ([f"{m.name}_paper"] if m.name in paper else [])
+        columns += [m.name, f"{m.name}_ci95", f"{m.name}_low", f"{m.name}_high"] + \
+            ([f"{m.name}_paper"] if m.name in paper else [])
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=columns, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
@@ -73,8 +80,10 @@ def write_table(results, metrics, out_dir, stem, title):
     for m in metrics:
         heads += [m.display, "95 % CI"] + ([f"{m.display} [paper]"] if m.name in paper else [])
     lines = [f"# {title}", "",
-             "Mean over trials ± the Student-t 95 % half-width. Columns marked [paper] are "
-             "the paper's published numbers; everything else comes from this run.", "",
+             "Mean over trials ± the Student-t 95 % half-width; for a rate whose t-interval "
+             "leaves [0, 1], the 95 % interval [low, high] made for proportions instead "
+             "(olc.experiments.engine.aggregate). Columns marked [paper] are the paper's "
+             "published numbers; everything else comes from this run.", "",
              "| " + " | ".join(heads) + " |", "|" + "|".join("---" for _ in heads) + "|"]
     for row in rows:
         cells = [row["stream"], row["learner"], str(row["trials"])]
@@ -97,6 +106,33 @@ def _thin(n, max_points=1500):
 def _end(results, stream, learner, metric):
     mean, _ = results.curve(stream, learner, metric)
     return float(mean[-1]) if mean.size else np.inf
+
+
+#: The share of a curve's first steps left out when choosing a figure's y range: there a
+#: cumulative rate averages a handful of predictions and its band spans most of [0, 1].
+SKIP_SHARE = 0.05
+
+
+def y_range(series, skip=SKIP_SHARE):
+    """(low, high) of the y axis that shows where the curves differ: the curves and their
+    bands after the first ``skip`` share of the steps, with a 5 % margin; None when
+    nothing is left. The first steps stay drawn, cut off at the axis."""
+    lo, hi = np.inf, -np.inf
+    for s in series:
+        x = np.asarray(s["x"], dtype=np.float64)
+        if x.size == 0:
+            continue
+        keep = x >= x.min() + skip * (x.max() - x.min())
+        for k in ("y", "lower", "upper"):
+            if s.get(k) is not None:
+                v = np.asarray(s[k], dtype=np.float64)[keep]
+                v = v[np.isfinite(v)]
+                if v.size:
+                    lo, hi = min(lo, v.min()), max(hi, v.max())
+    if not np.isfinite(lo) or not np.isfinite(hi):
+        return None
+    pad = 0.05 * (hi - lo) if hi > lo else max(abs(hi) * 0.05, 1e-3)
+    return lo - pad, hi + pad
 
 
 def curve_learners(results, stream, metric, curves=None):
@@ -133,19 +169,19 @@ def plot_curves(results, metric, out_dir, stem="cumulative_error", title=None, c
     for stream in results.streams():
         series = []
         for learner in curve_learners(results, stream, metric.name, curves):
-            mean, half = results.curve(stream, learner, metric.name)
+            mean, lower, upper = results.curve_bounds(stream, learner, metric.name)
             if mean.size == 0:
                 continue
             keep = _thin(mean.size)
             s = {"x": keep + 1, "y": mean[keep].tolist(), "label": learner,
                  "style": {"marker": None}}
-            if half is not None:
-                s["lower"] = (mean - half)[keep].tolist()
-                s["upper"] = (mean + half)[keep].tolist()
+            if lower is not None:
+                s["lower"], s["upper"] = lower[keep].tolist(), upper[keep].tolist()
             series.append(s)
         if series:
             panels.append({"title": stream, "ylabel": metric.display, "series": series,
-                           "xlabel": "evaluated step t", "legend": "upper right"})
+                           "xlabel": "evaluated step t", "legend": "upper right",
+                           "ylim": y_range(series)})
     if not panels:
         return []
     title = title or f"{metric.display}: mean over trials, 95 % band"
@@ -206,6 +242,14 @@ __all__ = ["claims_table", "plot_curves", "plot_sweeps", "table_rows", "verdict"
            "write_rows", "write_stream", "write_table", "TIMING"]
 
 
+def error_bars(summaries):
+    """Matplotlib's 2 × n (below, above) error bars of :class:`~.aggregate.Summary` objects:
+    a rate's interval may be asymmetric; no interval → 0."""
+    below = [0.0 if s.low is None else s.mean - s.low for s in summaries]
+    above = [0.0 if s.high is None else s.high - s.mean for s in summaries]
+    return [below, above]
+
+
 def plot_sweeps(results, groups, x_metric, y_metric, out_dir, stem, title=None,
                 x_label=None, y_label=None):
     """One panel per stream: for each sweep group (a LearnerSpec with ``sweep``), the mean
@@ -220,8 +264,8 @@ def plot_sweeps(results, groups, x_metric, y_metric, out_dir, stem, title=None,
             if not points:
                 continue
             series.append({"x": [p[1].mean for p in points], "y": [p[2].mean for p in points],
-                           "xerr": [p[1].half_width or 0.0 for p in points],
-                           "yerr": [p[2].half_width or 0.0 for p in points],
+                           "xerr": error_bars([p[1] for p in points]),
+                           "yerr": error_bars([p[2] for p in points]),
                            "label": group})
         if series:
             panels.append({"title": stream, "ylabel": y_label or y_metric, "series": series,

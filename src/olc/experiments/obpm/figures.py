@@ -31,9 +31,22 @@ def _band_series(results, stream, label, metric, scale=1.0):
     s = {"x": (keep + 1).tolist(), "y": (scale * mean[keep]).tolist(), "label": label,
          "style": {"marker": None}}
     if half is not None:
-        s["lower"] = (scale * (mean - half)[keep]).tolist()
+        # counts are ≥ 0: the band is cut at 0 (its intersection with the range of the mean,
+        # which keeps its coverage), never drawn below
+        s["lower"] = np.maximum(scale * (mean - half)[keep], 0.0).tolist()
         s["upper"] = (scale * (mean + half)[keep]).tolist()
     return s
+
+
+def _error_bars(rows, key, scale):
+    """(below, above) bars: the test error's interval is kept in [0, 1] (asymmetric where
+    the t-interval would leave it), the margin's is mean ± its t half-width."""
+    if key == "test_error":
+        return [[0.0 if r.get("test_error_low") is None else scale * (r[key] - r["test_error_low"])
+                 for r in rows],
+                [0.0 if r.get("test_error_high") is None else
+                 scale * (r["test_error_high"] - r[key]) for r in rows]]
+    return [0.0 if r[f"{key}_ci95"] is None else scale * r[f"{key}_ci95"] for r in rows]
 
 
 def figure_1(records, out_dir):
@@ -53,8 +66,7 @@ def figure_1(records, out_dir):
         for panel, key, scale in ((panels[0], "test_error", 100.0), (panels[1], "margin", 1.0)):
             panel["series"].append({
                 "x": taus, "y": [None if r[key] is None else scale * r[key] for r in rs],
-                "yerr": [0.0 if r[f"{key}_ci95"] is None else scale * r[f"{key}_ci95"]
-                         for r in rs], "label": f"OBPM N={N}"})
+                "yerr": _error_bars(rs, key, scale), "label": f"OBPM N={N}"})
     chosen = select(records, "ALMA", 0.0)
     if chosen:
         params, rs = chosen

@@ -80,8 +80,8 @@ CUMULATIVE_MISTAKES = Metric("cumulative_mistakes", _cumulative_mistakes, curve=
 CUMULATIVE_UPDATES = Metric("cumulative_updates", _cumulative_updates, curve=True,
                             label="total updates")
 TOTAL_UPDATES = Metric("total_updates", _total_updates, label="total updates")
-EPOCH_METRICS = tuple(Metric(f"test_error_epoch_{i + 1}", fn, label=f"test error, epoch {i + 1}")
-                      for i, fn in enumerate(EPOCH_ERRORS))
+EPOCH_METRICS = tuple(Metric(f"test_error_epoch_{i + 1}", fn, label=f"test error, epoch {i + 1}",
+                             rate=True) for i, fn in enumerate(EPOCH_ERRORS))
 
 
 def _counted(name, label, **params):

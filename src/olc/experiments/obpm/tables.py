@@ -12,7 +12,7 @@ import numpy as np
 from ..._util.atomic import write_text
 from ...data.registry import get_spec
 from ...report import write_csv
-from ..engine.aggregate import t_interval
+from ..engine.aggregate import rate_interval, t_interval
 from ..engine.spec import stream_seed
 from ..engine.transforms import apply_transforms
 from . import paper
@@ -23,9 +23,12 @@ DATASET_NAMES = {"c-elegans": "C. Elegans", "a9a": "UCI Adult (a9a)", "w8a": "UC
 
 
 def pct(summary):
-    """"m ± h" in percent of a Summary of error rates (— when missing)."""
+    """"m ± h" in percent of a Summary of error rates (— when missing); "m [low, high]" when
+    the interval was kept in [0, 1] (``aggregate.rate_interval``)."""
     if summary is None or summary.mean is None:
         return "—"
+    if summary.half_width is not None and not summary.symmetric:
+        return f"{100 * summary.mean:.2f} [{100 * summary.low:.2f}, {100 * summary.high:.2f}]"
     h = "" if summary.half_width is None else f" ± {100 * summary.half_width:.2f}"
     return f"{100 * summary.mean:.2f}{h}"
 
@@ -56,7 +59,7 @@ def table_1_rows(records):
         for family in FAMILIES:
             chosen = select(records, family, e)
             params, rs = chosen if chosen else ({}, [])
-            err = t_interval([r["test_error"] for r in rs])
+            err = rate_interval([r["test_error"] for r in rs])
             row[family] = {"params": params, "test_error": err, "trials": len(rs),
                            "train_mistakes": t_interval([r["train_mistakes"] for r in rs]),
                            "margin": t_interval([r["margin"] for r in rs])}
@@ -136,8 +139,11 @@ def figure_1_rows(records):
                 continue
             row = {"N": N, "tau": tau, "trials": len(rs)}
             for key in ("test_error", "margin", "updates", "train_mistakes"):
-                s = t_interval([r[key] for r in rs])
+                s = (rate_interval if key == "test_error" else t_interval)(
+                    [r[key] for r in rs])
                 row[key], row[f"{key}_ci95"] = s.mean, s.half_width
+                if key == "test_error":
+                    row["test_error_low"], row["test_error_high"] = s.low, s.high
             rows.append(row)
     return rows
 

@@ -12,8 +12,8 @@ from ..engine.transforms import apply_transforms, binary_labels
 from . import spec as S
 
 USPS = "usps"
-_MODELS = ((S.PA, None), (S.L2, "l2-constrained-pa"), (S.L1, "l1-constrained-pa"))
 _data_cache = {}
+_model_cache = {}   # (id of the results, trial, reading) -> models: claims read them twice
 
 
 def usps_stream(results, trial):
@@ -29,8 +29,18 @@ def usps_stream(results, trial):
                             np.random.default_rng(stream_seed(spec.seed, trial)))
 
 
-def final_models(results, trial=0):
-    """{name: 256 weights (or IG)} for ``trial``, or None without a USPS stream."""
+def final_models(results, trial=0, reading=S.ERRORS):
+    """{name: 256 weights (or IG)} for ``trial`` under ``reading`` (PA, L2, L1 by their
+    labels), or None without a USPS stream."""
+    key = (id(results), trial, reading.name)
+    if key not in _model_cache:
+        if len(_model_cache) > 256:
+            _model_cache.clear()
+        _model_cache[key] = _final_models(results, trial, reading)
+    return _model_cache[key]
+
+
+def _final_models(results, trial, reading):
     from ...learners import make
     from .models import CLASSES, PA_ON_ERRORS
 
@@ -41,9 +51,10 @@ def final_models(results, trial=0):
     counts = SeenCounts(stream.X.shape[1])
     counts.add(stream.X, y)
     out = {"Information gain (whole sequence)": counts.information_gain()}
-    for label, name in _MODELS:
+    for label, name in ((reading.pa, None), (reading.l2, "l2-constrained-pa"),
+                        (reading.l1, "l1-constrained-pa")):
         if name is None:
-            params = dict(PA_ON_ERRORS)
+            params = {**PA_ON_ERRORS, "update": reading.update}
             learner = make(params.pop("name"), **params)
         else:
             rec = next((r for r in results.select(USPS, label) if r["trial"] == trial), None)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from ..engine.reproduction import Reproduction
 from . import data as sd_data
-from .claims import CLAIMS, why_we_disagree
+from . import spec as S
+from .claims import CLAIMS
 from .command import parse_grids
 from .figures import figures
 from .spec import experiment
@@ -58,7 +59,12 @@ def spec(trials, datasets, grids, rows_per_phase, skipped):
 
 
 def sections(results, settings):
-    lines = ["", *why_we_disagree(results)]
+    from ..engine.reproduction import evaluate
+    from .claims import claims
+    from .readings import section
+
+    verdicts = {r.name: evaluate(claims(r), results) for r in S.READINGS}
+    lines = ["", *section(results, verdicts)]
     if settings["skipped"]:
         lines += ["", "## Skipped data sets", "",
                   *(f"- {d}: {why}" for d, why in settings["skipped"].items())]

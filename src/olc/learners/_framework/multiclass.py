@@ -193,9 +193,10 @@ def learn(learner, stream, start, stop, order, out, check):
         where = ("" if getattr(learner, "_prototypes", False)
                  else f" in the learner of class {stream.classes.tolist()[cls]!r}")
         raise StreamStoppedError(
-            f"numerical overflow at row {row}{where}: the "
-            "score or the update is not finite although the row's values are (feature "
-            f"magnitudes too large: rescale X). The {done} row(s) before it were learned by "
+            f"Floating-point under-/overflow occurred at row {row}{where}: the score or "
+            "the update is not finite although the row's values are; consider scaling the "
+            "input (e.g. sklearn.preprocessing.StandardScaler) or a smaller step size. "
+            f"The {done} row(s) before it were learned by "
             f"every class's learner; {_beyond(stream.classes, row, reached, learned, state_kept)}"
             ".", row, done, _head(out, done))
     return out

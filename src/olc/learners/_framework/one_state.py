@@ -77,8 +77,9 @@ def learn(learner, stream, start, stop, order, out, check):
     if status == OVERFLOW:
         row = int(order[reached])
         raise StreamStoppedError(
-            f"numerical overflow at row {row}: the score or the update is not finite "
-            "although the row's values are (feature magnitudes too large: rescale X). "
+            f"Floating-point under-/overflow occurred at row {row}: the score or the "
+            "update is not finite although the row's values are; consider scaling the "
+            "input (e.g. sklearn.preprocessing.StandardScaler) or a smaller step size. "
             f"The {done} row(s) before it were learned; row {row} caused no update.",
             row, done, _head(out, done))
     return out
