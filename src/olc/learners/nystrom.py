@@ -1,5 +1,5 @@
 """NOGD, Nyström Online Gradient Descent (Lu, Hoi, Wang, Zhao & Liu 2016, JMLR 17(47), "Large
-scale online kernel learning", §5, the NOGD algorithm): kernel online gradient descent until B
+scale online kernel learning", Algorithm 2, NOGD): kernel online gradient descent until B
 rows are stored, then a Nyström feature map of those B landmark rows, built once in the
 compiled step, and online gradient descent on the hinge loss over it. The rule:
 ``olc._compiled.rules.nystrom``; the state: ``_compiled/layouts/nystrom.py``."""
@@ -22,7 +22,7 @@ __all__ = ["NOGD"]
 class NOGD(KernelExtraClassifier):
     __doc__ = """NOGD: kernel online gradient descent on the hinge loss until ``budget`` rows
     are stored, then online gradient descent over the Nyström features of those B rows
-    (Lu, Hoi, Wang, Zhao & Liu 2016, JMLR 17(47), §5, the NOGD algorithm).
+    (Lu, Hoi, Wang, Zhao & Liu 2016, JMLR 17(47), Algorithm 2, NOGD).
 
     Stage 1: f(x) = Σ_s α_s k(x_s, x); on a positive hinge loss (y·f(x) < 1) x is stored with
     α = η·y (the kernel OGD step). The step that stores the B-th row builds the map: the

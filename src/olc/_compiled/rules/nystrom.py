@@ -1,5 +1,5 @@
 """The ``nystrom`` family (layout: ``layouts/nystrom.py``): NOGD, Nyström Online Gradient
-Descent (Lu, Hoi, Wang, Zhao & Liu 2016, JMLR 17(47), §5, the NOGD algorithm), on the
+Descent (Lu, Hoi, Wang, Zhao & Liu 2016, JMLR 17(47), Algorithm 2, NOGD), on the
 support-set pool of ``rules/support_set.py``.
 
 Stage 1 (pool below B rows): kernel online gradient descent on the hinge loss, a row with

@@ -218,7 +218,7 @@ CATALOGUE = (
            "Lu et al. 2016, Algorithm 1", ["lu-2016"], family="feature_map"),
     _entry("nogd", "nystrom:NOGD", CLF,
            "NOGD: kernel OGD until B rows, then hinge OGD on their Nyström map",
-           "Lu et al. 2016, §5, NOGD", ["lu-2016"], family="nystrom"),
+           "Lu et al. 2016, Algorithm 2", ["lu-2016"], family="nystrom"),
     # -- regression ------------------------------------------------------------------------------
     _entry("pa-regression", "regression:PassiveAggressiveRegression", REG,
            "PA regression (ε-insensitive): τ = ℓ_ε/‖x‖²",
