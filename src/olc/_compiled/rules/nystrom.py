@@ -21,7 +21,8 @@ from ..layouts.kernel import KernelHP as KHP
 from ..layouts.kernel import KernelScal as KS
 from ..layouts.nystrom import EIG_RTOL, NOGD_LAYOUT
 from ..rule_ids import NOGD
-from .support_set import MUST_GROW, append, base, clear_scratch, kernel_row, kernel_value, room
+from .support_set import (MUST_GROW, _weighted_sum, append, base, clear_scratch, kernel_row,
+                          kernel_value, room)
 
 HP = NOGD_LAYOUT.hp
 INF = math.inf
@@ -54,17 +55,17 @@ def _rank(P):
 
 
 @jit(inline=INLINE)
-def _mapped_score(P, scal):
-    """Z ← MAP·k_B(x) (k_B(x) in KROW); returns w·z."""
+def _mapped_score(P, scal, fast):
+    """Z ← MAP·k_B(x) (k_B(x) in KROW; each row's dot as the pool's weighted sum, ``fast``:
+    reassociated); returns w·z."""
     cap = P.shape[1]
     n = int(scal[KS.N_STORED])
     m, kr, z, w = _map(P), base(P, KROW), _z(P), _w(P)
+    k = scal[kr:kr + n]
     f = 0.0
     for i in range(int(scal[_rank(P)])):
         row = m + i * cap
-        s = 0.0
-        for j in range(n):
-            s += scal[row + j] * scal[kr + j]
+        s = _weighted_sum(scal[row:row + n], k, fast)
         scal[z + i] = s
         f += scal[w + i] * s
     return f
@@ -113,7 +114,7 @@ def nogd_score(idx, val, vecs, ints, scal, hp, fast):
         return xx - xx
     f = kernel_row(idx, val, xx, vecs, scal, hp, fast)
     if scal[_mapped(vecs)] != 0.0:
-        f = _mapped_score(vecs, scal)
+        f = _mapped_score(vecs, scal, fast)
     return f
 
 
@@ -128,7 +129,7 @@ def nogd_step(idx, val, y, vecs, ints, scal, hp, fast):
     f = kernel_row(idx, val, xx, vecs, scal, hp, fast)
     mapped = scal[_mapped(vecs)] != 0.0
     if mapped:
-        f = _mapped_score(vecs, scal)
+        f = _mapped_score(vecs, scal, fast)
     if not math.isfinite(f):
         return f, 1.0, False, 0.0
     upd = y * f < 1.0
