@@ -196,7 +196,7 @@ PAPERS = (
         "lu-2016", "Lu, Hoi, Wang, Zhao & Liu 2016",
         "Jing Lu, Steven C. H. Hoi, Jialei Wang, Peilin Zhao and Zhi-Yong Liu. Large scale "
         "online kernel learning. Journal of Machine Learning Research 17(47):1–43, 2016.",
-        "Fourier Online Gradient Descent (olc: fogd)."),
+        "Fourier and Nyström Online Gradient Descent (olc: fogd, nogd)."),
 )
 
 REFERENCES = {ref.key: ref for ref in SOURCES + PAPERS}

@@ -78,6 +78,8 @@ BUDGET_PA = 111
 KERNEL_OBPM = 112
 # Online gradient descent on an approximate kernel feature map (family "feature_map")
 FOGD = 113
+# Online gradient descent on a Nyström map of the first B rows (family "nystrom")
+NOGD = 114
 
 # Compiled helpers every family uses (relative to this package), cached once for all families
 # (``loader``); each loop template adds its own files (``loader.Template.sources``).
@@ -146,6 +148,9 @@ FAMILIES = {f.name: f for f in (
            "Projectron(++), budget PA, kernel OBPM (pool + extra state)"),
     Family("feature_map", None, ".rules.feature_map",
            "FOGD (random Fourier features, hinge OGD)"),
+    # eigh (LAPACK) allocates, once, in the step that builds the map.
+    Family("nystrom", None, ".rules.nystrom",
+           "NOGD (Nyström map of the first B rows, hinge OGD)", allocates=True),
 )}
 
 #: olc's own rule ids are below this; a family registered from outside uses ids from it on.

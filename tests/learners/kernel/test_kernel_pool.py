@@ -175,3 +175,15 @@ def test_one_vs_rest_each_class_is_its_binary_learner():
         binary = olc.make("kernel-pa", gamma=0.5).fit(X, (y == c).astype(int))
         np.testing.assert_allclose(scores[:, c], binary.decision_function(X), rtol=1e-12)
         np.testing.assert_array_equal(ovr.support_[c], binary.support_)
+
+
+@pytest.mark.parametrize("name", ["kernel-perceptron", "nogd"])
+def test_one_vs_rest_pools_never_pass_the_budget(name):
+    """One-vs-rest reserves room before a call: never more slots than B (a budget that is
+    not 16·2^k once let the K pools store past it, then refused the next call)."""
+    rng = np.random.default_rng(7)
+    X, y = rng.normal(size=(120, 4)), rng.integers(0, 3, 120)
+    learner = olc.make(name, budget=20).partial_fit(X[:60], y[:60], classes=[0, 1, 2])
+    learner.partial_fit(X[60:], y[60:])
+    assert learner._vecs.shape[-1] <= 20
+    assert list(learner.n_support_) == [20, 20, 20]

@@ -128,4 +128,7 @@ def reserve(vecs, scal, budget, n_rows):
     cap = capacity(scal)
     if need <= cap:
         return None
-    return resized(vecs, scal, max(need, 2 * cap))
+    new = max(need, 2 * cap)
+    if budget:
+        new = min(new, int(budget))  # more slots than B would let the pool pass its budget
+    return resized(vecs, scal, new)

@@ -216,6 +216,9 @@ CATALOGUE = (
     _entry("fogd", "feature_map:FOGD", CLF,
            "FOGD: random Fourier features (RBFSampler), then hinge-loss OGD",
            "Lu et al. 2016, Algorithm 1", ["lu-2016"], family="feature_map"),
+    _entry("nogd", "nystrom:NOGD", CLF,
+           "NOGD: kernel OGD until B rows, then hinge OGD on their Nyström map",
+           "Lu et al. 2016, Algorithm 2", ["lu-2016"], family="nystrom"),
     # -- regression ------------------------------------------------------------------------------
     _entry("pa-regression", "regression:PassiveAggressiveRegression", REG,
            "PA regression (ε-insensitive): τ = ℓ_ε/‖x‖²",
