@@ -58,6 +58,8 @@ def compare_cmd(
                ("time (s)", "seconds")]
     if any(row.get("kind") == "regressor" for row in report["results"]):
         columns[-1:-1] = [("MSE", "mean_squared_error"), ("MAE", "mean_absolute_error")]
+    if any("support_vectors" in row for row in report["results"]):  # kernel learners' pools
+        columns[4:4] = [("support vectors", "support_vectors")]
     for header, _ in columns:
         table.add_column(header, justify="left" if header == "algorithm" else "right")
     for row in report["results"]:

@@ -67,6 +67,8 @@ def run_cmd(
     if summary.get("kind") == "regressor":  # y taken as real-valued targets
         keys = ("mean_squared_error", "mean_absolute_error", "squared_error",
                 "absolute_error", "updates", "seconds", "compile_seconds")
+    if "support_vectors" in summary:  # a kernel learner's pool
+        keys = keys[:3] + ("support_vectors",) + keys[3:]
     for key in keys:
         table.add_row(key, format_number(summary.get(key)))
     out.print(table)

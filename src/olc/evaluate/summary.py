@@ -26,10 +26,25 @@ def run_one(name, params, X, y, passes=1, seed=None, track_tau=True):
         summary.update(params=params, error_rate=None, final_margin=None)
     else:
         summary.update(params=params, error_rate=result.mistakes / result.n_steps,
-                       final_margin=final_margin(learner, X, y) if binary else None)
+                       final_margin=final_margin(learner, X, y)
+                       if binary and not _kernel_model(learner) else None)
+    _add_support_vectors(summary, learner)
     if not track_tau:
         summary["tau"] = None
     return summary, learner, result
+
+
+def _kernel_model(learner):
+    """Whether the learner's model is a pool of stored rows (``n_support_``): γ̄ = min y·f/‖w‖
+    is the linear model's margin; for a pool it is not computed (None)."""
+    return hasattr(type(learner), "n_support_")
+
+
+def _add_support_vectors(summary, learner):
+    """``support_vectors``: the rows a kernel learner stores at the end (one-vs-rest: summed
+    over its K pools); absent for linear learners."""
+    if _kernel_model(learner):
+        summary["support_vectors"] = int(np.sum(learner.n_support_))
 
 
 def run_one_streamed(name, params, path, chunk_rows=10_000, progress=None):
@@ -51,7 +66,8 @@ def run_one_streamed(name, params, path, chunk_rows=10_000, progress=None):
         summary.update(error_rate=result.mistakes / max(result.n_steps, 1),
                        final_margin=streamed_final_margin(learner, iter_svmlight_chunks(
                            path, chunk_rows, n_features=learner.n_features_in_))
-                       if binary else None)
+                       if binary and not _kernel_model(learner) else None)
+        _add_support_vectors(summary, learner)
     summary["data"] = {"name": Path(path).name, "rows": result.n_steps,
                        "features": int(learner.n_features_in_), "sparse": True,
                        "labels": result.labels, "streamed": True, "chunk_rows": chunk_rows}

@@ -29,7 +29,7 @@ class KernelPerceptron(KernelClassifier):
     _layout = KERNEL_PERCEPTRON_LAYOUT
     _parameter_constraints = {**KERNEL_CONSTRAINTS, "budget": BUDGET}
 
-    def __init__(self, kernel="rbf", gamma=1.0, degree=3, coef0=0.0, fit_intercept=False,
+    def __init__(self, kernel="rbf", gamma=None, degree=3, coef0=0.0, fit_intercept=False,
                  budget=None):
         self.kernel = kernel
         self.gamma = gamma
@@ -51,7 +51,7 @@ class Stoptron(KernelPerceptron):
 
     _layout = STOPTRON_LAYOUT
 
-    def __init__(self, kernel="rbf", gamma=1.0, degree=3, coef0=0.0, fit_intercept=False,
+    def __init__(self, kernel="rbf", gamma=None, degree=3, coef0=0.0, fit_intercept=False,
                  budget=100):
         super().__init__(kernel, gamma, degree, coef0, fit_intercept, budget)
 
@@ -73,7 +73,7 @@ class RandomizedBudgetPerceptron(KernelPerceptron):
                                                                         closed="left")],
                               "seed": [Interval(Integral, 0, None, closed="left")]}
 
-    def __init__(self, kernel="rbf", gamma=1.0, degree=3, coef0=0.0, fit_intercept=False,
+    def __init__(self, kernel="rbf", gamma=None, degree=3, coef0=0.0, fit_intercept=False,
                  budget=100, seed=0):
         super().__init__(kernel, gamma, degree, coef0, fit_intercept, budget)
         self.seed = seed
@@ -107,7 +107,7 @@ class KernelPassiveAggressive(_KernelPABase):
 
     _parameter_constraints = {**KERNEL_CONSTRAINTS, "budget": BUDGET}
 
-    def __init__(self, kernel="rbf", gamma=1.0, degree=3, coef0=0.0, fit_intercept=False,
+    def __init__(self, kernel="rbf", gamma=None, degree=3, coef0=0.0, fit_intercept=False,
                  budget=None):
         self.kernel = kernel
         self.gamma = gamma
@@ -124,7 +124,7 @@ class KernelPassiveAggressiveI(_KernelPABase):
     _variant = PA_I
     _parameter_constraints = {**KERNEL_CONSTRAINTS, "budget": BUDGET, "C": _C}
 
-    def __init__(self, C=1.0, kernel="rbf", gamma=1.0, degree=3, coef0=0.0,
+    def __init__(self, C=1.0, kernel="rbf", gamma=None, degree=3, coef0=0.0,
                  fit_intercept=False, budget=None):
         self.C = C
         self.kernel = kernel

@@ -41,7 +41,7 @@ class KernelRegularizedPA(KernelClassifier):
     _parameter_constraints = {**_SD_CONSTRAINTS,
                               "alpha": [Interval(Real, 0, None, closed="left")]}
 
-    def __init__(self, alpha=0.001, update="mistake", kernel="rbf", gamma=1.0, degree=3,
+    def __init__(self, alpha=0.001, update="mistake", kernel="rbf", gamma=None, degree=3,
                  coef0=0.0, fit_intercept=False, budget=None):
         self.alpha = alpha
         self.update = update
@@ -62,10 +62,13 @@ class KernelL2ConstrainedPA(KernelClassifier):
     τ = (ℓ + Z − 1)/k(x, x), f ← (f + τ·y·k(x, ·))/Z, with ‖f‖² (the RKHS norm) kept
     incrementally.
 
-    β²k(x, x) < 1: the problem is infeasible, the round is skipped; = 1: f = y·k(x, ·)/k(x, x)
-    (the one feasible point). A round with ℓ = 0 leaves f as is. After an oldest removal
-    (budget) ‖f‖ may exceed β; the next round applies Lemma 3.2 as written (its Z then also
-    pulls f back toward the ball), an approximation of problem (3.9) there, not its solution.
+    Solved exactly as the linear learner, for every state: a margin ≥ 1 inside the ball
+    (up to rounding, relative 1e-12) leaves f as is; the PA step τ = ℓ/k(x, x) when it stays
+    in the ball; when ‖f‖ > β (possible after an oldest removal) and the ball projection
+    f·β/‖f‖ keeps margin ≥ 1, that projection; otherwise both constraints are active and
+    Lemma 3.2 applies, τ = max(0, Z − y·f(x))/k(x, x). β²k(x, x) < 1: infeasible, the round
+    is skipped; = 1: f = y·k(x, ·)/k(x, x) (the one feasible point). After an oldest removal
+    ‖f‖² is updated from f(x_r), O(n·d).
 
     beta : float > 0 (default 10).
 """ + _SD_DOC + KERNEL_DOC
@@ -74,7 +77,7 @@ class KernelL2ConstrainedPA(KernelClassifier):
     _parameter_constraints = {**_SD_CONSTRAINTS,
                               "beta": [Interval(Real, 0, None, closed="neither")]}
 
-    def __init__(self, beta=10.0, update="mistake", kernel="rbf", gamma=1.0, degree=3,
+    def __init__(self, beta=10.0, update="mistake", kernel="rbf", gamma=None, degree=3,
                  coef0=0.0, fit_intercept=False, budget=None):
         self.beta = beta
         self.update = update
@@ -108,7 +111,7 @@ class Forgetron(KernelClassifier):
     _parameter_constraints = {**KERNEL_CONSTRAINTS,
                               "budget": [Interval(Integral, 1, None, closed="left")]}
 
-    def __init__(self, kernel="rbf", gamma=1.0, degree=3, coef0=0.0, fit_intercept=False,
+    def __init__(self, kernel="rbf", gamma=None, degree=3, coef0=0.0, fit_intercept=False,
                  budget=100):
         self.kernel = kernel
         self.gamma = gamma
@@ -135,8 +138,9 @@ class KernelNORMA(KernelClassifier):
     shrunk and truncated with f.
 
     eta : float > 0 (default 0.1), lam : float ≥ 0 (default 0.01; η·λ < 1), rho : float ≥ 0
-    (default 1), schedule : {"constant", "sqrt"}, as ``norma``. tau : int ≥ 0 (default 0:
-    no truncation by age). budget : int ≥ 1 or None (default None).
+    (default 1), schedule : {"constant", "sqrt"}, as ``norma``. tau : int ≥ 1 or None
+    (default None: no truncation by age). budget : int ≥ 1 or None (default None).
+    ``updated``: σ_t = 1, or the shrink changed a non-empty f (λ > 0).
 """ + KERNEL_DOC
 
     _layout = KERNEL_NORMA_LAYOUT
@@ -145,10 +149,10 @@ class KernelNORMA(KernelClassifier):
                               "lam": [Interval(Real, 0, None, closed="left")],
                               "rho": [Interval(Real, 0, None, closed="left")],
                               "schedule": [StrOptions(set(_SCHEDULES))],
-                              "tau": [Interval(Integral, 0, None, closed="left")]}
+                              "tau": [Interval(Integral, 1, None, closed="left"), None]}
 
-    def __init__(self, eta=0.1, lam=0.01, rho=1.0, schedule="constant", tau=0, kernel="rbf",
-                 gamma=1.0, degree=3, coef0=0.0, fit_intercept=False, budget=None):
+    def __init__(self, eta=0.1, lam=0.01, rho=1.0, schedule="constant", tau=None, kernel="rbf",
+                 gamma=None, degree=3, coef0=0.0, fit_intercept=False, budget=None):
         self.eta = eta
         self.lam = lam
         self.rho = rho
@@ -168,4 +172,4 @@ class KernelNORMA(KernelClassifier):
 
     def _own_hp_values(self):
         return {"eta": self.eta, "lam": self.lam, "rho": self.rho,
-                "schedule": _SCHEDULES[self.schedule], "tau": self.tau}
+                "schedule": _SCHEDULES[self.schedule], "tau": self.tau or 0}

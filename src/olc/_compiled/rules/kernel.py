@@ -80,8 +80,10 @@ def perceptron_step(idx, val, y, vecs, ints, scal, hp, fast, rule):
 def pa_step(idx, val, y, vecs, ints, scal, hp, fast):
     """Kernel PA / PA-I / PA-II (Crammer et al. 2006, Fig. 1 with k(x, x) for ‖x‖²): on a
     positive hinge loss ℓ = 1 − y·f(x), store x with coefficient τ·y, τ = ℓ/k(x, x),
-    min(C, ℓ/k(x, x)) or ℓ/(k(x, x) + 1/(2C)). k(x, x) = 0 (x = 0, no intercept): no update,
-    as the linear PA. Full at the budget: the oldest row is removed. ``aux``: τ."""
+    min(C, ℓ/k(x, x)) or ℓ/(k(x, x) + 1/(2C)). k(x, x) = 0 (x = 0, no intercept): PA and
+    PA-I skip the round (the constraint cannot be met); PA-II's τ is finite and x is stored
+    (k(x, ·) = 0: f does not change), as the linear PA-II reports an update there. Full at the
+    budget: the oldest row is removed. ``aux``: τ."""
     xx = sqnorm(idx, val)
     if not math.isfinite(xx):
         return xx, 1.0, False, 0.0
@@ -89,9 +91,9 @@ def pa_step(idx, val, y, vecs, ints, scal, hp, fast):
     if not math.isfinite(f):
         return f, 1.0, False, 0.0
     loss = 1.0 - y * f
-    kxx = _self_kernel(hp, xx)
+    kxx = _self_kernel(hp, vecs, xx)
     tau = 0.0
-    upd = loss > 0.0 and kxx > 0.0
+    upd = loss > 0.0 and (kxx > 0.0 or hp[VARIANT] == PA_II)  # PA-II: τ finite at k = 0
     if upd:
         variant = hp[VARIANT]
         if variant == PA_II:
@@ -115,8 +117,8 @@ def pa_step(idx, val, y, vecs, ints, scal, hp, fast):
 
 
 @jit(inline=INLINE)
-def _self_kernel(hp, xx):
-    return kernel_value(hp, xx, xx, xx)
+def _self_kernel(hp, vecs, xx):
+    return kernel_value(hp, vecs, xx, xx, xx)
 
 
 @jit()

@@ -92,14 +92,21 @@ def base(P, which):
 
 
 @jit(inline=INLINE)
-def kernel_value(hp, p, xx, zz):
+def gamma(hp, P):
+    """γ; 0 in ``hp`` stands for 1/d (scikit-learn's pairwise kernels' gamma=None)."""
+    g = hp[KHP.GAMMA]
+    return g if g > 0.0 else 1.0 / P.shape[0]
+
+
+@jit(inline=INLINE)
+def kernel_value(hp, P, p, xx, zz):
     """k(x, z) (+1 with fit_intercept) from x·z, ‖x‖² and ‖z‖²."""
     kind = hp[KHP.KERNEL]
     if kind == RBF:
         d2 = max(xx + zz - 2.0 * p, 0.0)
-        k = exp_nonpositive(-hp[KHP.GAMMA] * d2)
+        k = exp_nonpositive(-gamma(hp, P) * d2)
     elif kind == POLY:
-        k = (hp[KHP.GAMMA] * p + hp[KHP.COEF0]) ** hp[KHP.DEGREE]
+        k = (gamma(hp, P) * p + hp[KHP.COEF0]) ** hp[KHP.DEGREE]
     else:
         k = p
     return k + hp[KHP.FIT_INTERCEPT]
@@ -128,17 +135,16 @@ def _dots(idx, val, P, kr, n):
 
 
 @jit(inline=INLINE)
-def _transform(hp, kr, sq, xx, n):
+def _transform(hp, g, kr, sq, xx, n):
     """kr[s] ← k(x_s, x) from the dots x_s·x (no reduction in the loop, so LLVM vectorizes
     it, the RBF's exp included)."""
     kind = hp[KHP.KERNEL]
     bias = hp[KHP.FIT_INTERCEPT]
     if kind == RBF:
-        g = hp[KHP.GAMMA]
         for s in range(n):
             kr[s] = exp_nonpositive(-g * max(xx + sq[s] - 2.0 * kr[s], 0.0)) + bias
     elif kind == POLY:
-        g, c0, deg = hp[KHP.GAMMA], hp[KHP.COEF0], hp[KHP.DEGREE]
+        c0, deg = hp[KHP.COEF0], hp[KHP.DEGREE]
         for s in range(n):
             kr[s] = (g * kr[s] + c0) ** deg + bias
     elif bias != 0.0:
@@ -160,7 +166,7 @@ def kernel_row(idx, val, xx, P, scal, hp, fast):
     n = int(scal[N])
     kr = scal[base(P, KROW):base(P, KROW) + n]
     _dots(idx, val, P, kr, n)
-    _transform(hp, kr, scal[base(P, SQNORM):base(P, SQNORM) + n], xx, n)
+    _transform(hp, gamma(hp, P), kr, scal[base(P, SQNORM):base(P, SQNORM) + n], xx, n)
     return scal[SCALE] * _weighted_sum(scal[base(P, ALPHA):base(P, ALPHA) + n], kr, fast)
 
 
@@ -187,7 +193,8 @@ def stored_value(P, scal, hp, r, fast):
             row = P[j]
             for s in range(n):
                 kr[s] += row[s] * x
-    _transform(hp, kr, scal[base(P, SQNORM):base(P, SQNORM) + n], scal[base(P, SQNORM) + r], n)
+    sq = scal[base(P, SQNORM):base(P, SQNORM) + n]
+    _transform(hp, gamma(hp, P), kr, sq, scal[base(P, SQNORM) + r], n)
     return scal[SCALE] * _weighted_sum(scal[base(P, ALPHA):base(P, ALPHA) + n], kr, fast)
 
 

@@ -20,7 +20,7 @@ from .validation import InputError
 
 KERNEL_CONSTRAINTS = {
     "kernel": [StrOptions(set(pool.KERNELS))],
-    "gamma": [Interval(Real, 0, None, closed="neither")],
+    "gamma": [Interval(Real, 0, None, closed="neither"), None],
     "degree": [Interval(Integral, 1, None, closed="left")],
     "coef0": [Interval(Real, None, None, closed="neither")],
     "fit_intercept": ["boolean"],
@@ -32,8 +32,9 @@ KERNEL_DOC = """
     ----------------------------------------------------------------
     kernel : {"linear", "poly", "rbf"} (default "rbf"): x·z, (γ·x·z + coef0)^degree,
         exp(−γ‖x − z‖²).
-    gamma : float > 0 (default 1.0; a number: an online learner has no data to derive
-        scikit-learn's "scale" from before its first row).
+    gamma : float > 0 or None (default None: 1/n_features, the default of scikit-learn's
+        pairwise kernels; SVC's "scale" needs the data's variance, which an online learner
+        has not seen).
     degree : int ≥ 1 (default 3), coef0 : float (default 0), as scikit-learn's.
     fit_intercept : bool: a constant 1 is added to the kernel, so the bias is the sum of the
         stored coefficients (it is learned, shrunk and forgotten with them).
@@ -64,7 +65,8 @@ class KernelClassifier(OnlineLinearClassifier):
 
     def _hp_values(self):
         budget = self._budget()
-        return {"kernel": pool.KERNELS[self.kernel], "gamma": self.gamma,
+        return {"kernel": pool.KERNELS[self.kernel],
+                "gamma": 0.0 if self.gamma is None else self.gamma,
                 "degree": self.degree, "coef0": self.coef0,
                 "fit_intercept": self.fit_intercept, "budget": 0 if budget is None else budget,
                 **self._own_hp_values()}
