@@ -184,7 +184,14 @@ PAPERS = (
         "orabona-2009", "Orabona, Keshet & Caputo 2009",
         "Francesco Orabona, Joseph Keshet and Barbara Caputo. Bounded kernel-based online "
         "learning. Journal of Machine Learning Research 10:2643–2666, 2009.",
-        "The Stoptron baseline (olc: stoptron); the Projectron."),
+        "The Stoptron baseline (olc: stoptron); the Projectron and Projectron++ (olc: "
+        "projectron, projectron++)."),
+    Reference(
+        "wang-vucetic-2010", "Wang & Vucetic 2010",
+        "Zhuang Wang and Slobodan Vucetic. Online passive-aggressive algorithms on a budget. "
+        "Proceedings of the 13th International Conference on Artificial Intelligence and "
+        "Statistics (AISTATS), JMLR W&CP 9:908–915, 2010.",
+        "The budgeted PA, simple variant BPA-S (olc: budget-pa)."),
 )
 
 REFERENCES = {ref.key: ref for ref in SOURCES + PAPERS}

@@ -72,6 +72,10 @@ FORGETRON = 94
 RANDOMIZED_BUDGET_PERCEPTRON = 95
 STOPTRON = 96
 KERNEL_NORMA = 97
+# Kernel learners with state beyond the pool (family "kernel_extra")
+PROJECTRON = 110
+BUDGET_PA = 111
+KERNEL_OBPM = 112
 
 # Compiled helpers every family uses (relative to this package), cached once for all families
 # (``loader``); each loop template adds its own files (``loader.Template.sources``).
@@ -136,6 +140,8 @@ FAMILIES = {f.name: f for f in (
     Family("multiclass_pa", None, ".rules.multiclass_pa", "multiclass Passive-Aggressive",
            multiclass=True),
     Family("kernel", None, ".rules.kernel", "kernel learners on a budget (support-set pool)"),
+    Family("kernel_extra", None, ".rules.kernel_extra",
+           "Projectron(++), budget PA, kernel OBPM (pool + extra state)"),
 )}
 
 #: olc's own rule ids are below this; a family registered from outside uses ids from it on.
