@@ -29,6 +29,12 @@ command = reproduction_command(
      "limit": (Optional[int], typer.Option(None, "--limit", min=20,
                                            help="Budget table: an evenly spaced slice of this "
                                                 "many rows of each file (quick looks).")),
+     "quick": (bool, typer.Option(False, "--quick",
+                                  help="A quick slice (≤ 1 minute on a quiet 2-core machine): "
+                                       "3 trials on drift streams of a quarter of the rows, "
+                                       "3 permutations of 2,000-row slices of a9a and w8a; "
+                                       "overrides --trials, --table-trials, --limit, "
+                                       "--svc-subsample.")),
      "svc_subsample": (int, typer.Option(5000, "--svc-subsample", min=10,
                                          help="Budget table: rows SVC(rbf) is fitted on."))},
     out="kernel-budget-out", n_jobs=2,

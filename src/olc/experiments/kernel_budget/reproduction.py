@@ -78,9 +78,14 @@ def settings(parts="all", trials=kb_spec.TRIALS, table_trials=kb_spec.TABLE_TRIA
              datasets="usps,20newsgroups", table_datasets="a9a,w8a",
              budgets="25,50,100,200", table_budgets="100,500", kernels="rbf,poly",
              limit=None, svc_subsample=kb_spec.SVC_SUBSAMPLE, rows_per_phase=None,
-             seed=kb_spec.SEED):
+             seed=kb_spec.SEED, quick=False):
     """Everything checked, nothing loaded or written. ``rows_per_phase`` ({data set: n})
-    and ``limit`` (rows of each a9a/w8a file) shrink the data (tests, quick looks)."""
+    and ``limit`` (rows of each a9a/w8a file) shrink the data (tests, quick looks);
+    ``quick``: :data:`.spec.QUICK` in place of those options."""
+    if quick:
+        trials, table_trials = kb_spec.QUICK["trials"], kb_spec.QUICK["table_trials"]
+        limit, svc_subsample = kb_spec.QUICK["limit"], kb_spec.QUICK["svc_subsample"]
+        rows_per_phase = kb_spec.QUICK["rows_per_phase"]
     parts = _names(parts, PARTS, "--parts")
     _positive(trials, "--trials")
     _positive(table_trials, "--table-trials")
@@ -94,7 +99,8 @@ def settings(parts="all", trials=kb_spec.TRIALS, table_trials=kb_spec.TABLE_TRIA
                "budgets": _integers(budgets, "--budgets"),
                "table_budgets": _integers(table_budgets, "--table-budgets"),
                "kernels": _names(kernels, kb_spec.KERNELS, "--kernels"), "limit": limit,
-               "svc_subsample": svc_subsample, "rows_per_phase": rows_per_phase, "seed": seed}
+               "svc_subsample": svc_subsample, "rows_per_phase": rows_per_phase, "seed": seed,
+               "quick": bool(quick)}
     for name in (options["datasets"] if "drift" in parts else ()):
         spec = drift_spec(options, name)
         validate(spec)

@@ -41,6 +41,10 @@ TABLE_TRIALS = 10
 BUDGETS = (25, 50, 100, 200)
 TABLE_BUDGETS = (100, 500)
 SVC_SUBSAMPLE = 5000
+#: ``--quick``: 3 trials on drift streams of a quarter of the rows per phase, 3 permutations
+#: of 2,000-row slices of a9a and w8a (SVC on 1,000 of them).
+QUICK = {"trials": 3, "table_trials": 3, "limit": 2000, "svc_subsample": 1000,
+         "rows_per_phase": {"usps": 125, "20newsgroups": 200}}
 
 KERNELS = ("rbf", "poly")
 DATA_LABELS = {"usps": "USPS", "20newsgroups": "20 Newsgroups", "a9a": "a9a", "w8a": "w8a"}
@@ -124,8 +128,8 @@ TABLE_BUDGETED = (
     ("Regularized kernel PA, oldest removed", "kernel-regularized-pa", {}, False),
     ("L2-constrained kernel PA, oldest removed", "kernel-l2-constrained-pa", {}, False),
     ("Kernel NORMA", "kernel-norma", {}, False),
-    ("Projectron", "projectron", {}, False),
-    ("Projectron++", "projectron++", {}, False),
+    ("Projectron (η = 0.1)", "projectron", {"eta": 0.1}, False),
+    ("Projectron++ (η = 0.1)", "projectron++", {"eta": 0.1}, False),
     ("Budget PA", "budget-pa", {}, False),
     ("Kernel OBPM", "kernel-obpm", {}, True),
     ("FOGD", "fogd", {}, True),
@@ -165,15 +169,17 @@ def table_learners(gamma, budgets=TABLE_BUDGETS, subsample=SVC_SUBSAMPLE):
         if not registered(name):
             skipped[label] = f"'{name}' is not in this build's catalogue"
             continue
-        params = {k: v for k, v in kp.items() if k in _params_of(name)}
+        accepted = _params_of(name)
+        params = {k: v for k, v in kp.items() if k in accepted}
         params.update(extra)
-        if seeded and "seed" in _params_of(name):
+        # a learner without a budget parameter (the Projectron: its η bounds the pool)
+        # runs once, its pool size reported as its support vectors
+        sweep = {"budget": tuple(budgets)} if "budget" in accepted else {}
+        if seeded and "seed" in accepted:
             out.append(LearnerSpec(name, method=seeded_learner, label=label,
-                                   params={"learner": name, **params},
-                                   sweep={"budget": tuple(budgets)}))
+                                   params={"learner": name, **params}, sweep=sweep))
         else:
-            out.append(LearnerSpec(name, params=params, label=label,
-                                   sweep={"budget": tuple(budgets)}))
+            out.append(LearnerSpec(name, params=params, label=label, sweep=sweep))
     for label, name in TABLE_UNBUDGETED:
         out.append(LearnerSpec(name, params=dict(kp), label=label))
     out.append(LearnerSpec("linear-svc", method=linear_svc, params={"C": 1.0},

@@ -18,6 +18,11 @@ def _kernel_text(kp):
 def header(outcome, settings):
     info = outcome.info
     lines = ["## What ran", ""]
+    if settings.get("quick") or settings.get("rows_per_phase"):
+        lines += ["**A slice, not the full experiment**: drift streams of "
+                  + ", ".join(f"{n} rows per phase ({DATA_LABELS[d]})"
+                              for d, n in (settings["rows_per_phase"] or {}).items())
+                  + " instead of 500 (USPS) and 800 (20NG).", ""]
     if outcome.drift:
         lines += [f"**Drift part** ({settings['trials']} trials; budgets "
                   f"{', '.join(map(str, settings['budgets']))}): the drifting streams of "
