@@ -14,6 +14,9 @@ command = reproduction_command(
     {"parts": (str, typer.Option("all", "--parts", help="drift, table or all.")),
      "trials": (int, typer.Option(40, "--trials", min=1,
                                   help="Drift part: trials (seeded drift streams).")),
+     "dataset_trials": (Optional[str], typer.Option(
+         None, "--dataset-trials", help="Drift part: NAME=TRIALS,... overrides --trials for "
+                                        "those data sets.")),
      "table_trials": (int, typer.Option(10, "--table-trials", min=1,
                                         help="Budget table: permutations of each training "
                                              "file.")),
@@ -29,6 +32,9 @@ command = reproduction_command(
      "limit": (Optional[int], typer.Option(None, "--limit", min=20,
                                            help="Budget table: an evenly spaced slice of this "
                                                 "many rows of each file (quick looks).")),
+     "skip": (Optional[str], typer.Option(None, "--skip",
+                                          help="Budget table: catalogue names to leave out "
+                                               "(comma-separated; named in summary.md).")),
      "quick": (bool, typer.Option(False, "--quick",
                                   help="A quick slice (≤ 1 minute on a quiet 2-core machine): "
                                        "3 trials on drift streams of a quarter of the rows, "

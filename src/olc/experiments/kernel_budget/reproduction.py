@@ -54,6 +54,28 @@ def _integers(text, option, minimum=1):
     return tuple(sorted(set(values)))
 
 
+def _dataset_trials(text):
+    out = {}
+    for item in [p.strip() for p in str(text or "").split(",") if p.strip()]:
+        name, sep, value = item.partition("=")
+        if not sep or name not in kb_data.DRIFT_DATASETS or not value.isdigit() or \
+                int(value) < 1:
+            raise ValueError(f"--dataset-trials {item!r}: expected NAME=TRIALS with NAME one "
+                             f"of {', '.join(kb_data.DRIFT_DATASETS)} and TRIALS ≥ 1")
+        out[name] = int(value)
+    return out
+
+
+def _skip(text):
+    names = tuple(p.strip() for p in str(text or "").split(",") if p.strip())
+    known = {name for _, name, _, _ in kb_spec.TABLE_BUDGETED}
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise ValueError(f"--skip: {unknown} are not budgeted learners of the table; choose "
+                         f"from {', '.join(sorted(known))}")
+    return names
+
+
 def _positive(value, option, minimum=1):
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise ValueError(f"{option} must be an integer ≥ {minimum}, got {value!r}")
@@ -78,10 +100,12 @@ def settings(parts="all", trials=kb_spec.TRIALS, table_trials=kb_spec.TABLE_TRIA
              datasets="usps,20newsgroups", table_datasets="a9a,w8a",
              budgets="25,50,100,200", table_budgets="100,500", kernels="rbf,poly",
              limit=None, svc_subsample=kb_spec.SVC_SUBSAMPLE, rows_per_phase=None,
-             seed=kb_spec.SEED, quick=False):
+             seed=kb_spec.SEED, quick=False, dataset_trials=None, skip=None):
     """Everything checked, nothing loaded or written. ``rows_per_phase`` ({data set: n})
     and ``limit`` (rows of each a9a/w8a file) shrink the data (tests, quick looks);
-    ``quick``: :data:`.spec.QUICK` in place of those options."""
+    ``quick``: :data:`.spec.QUICK` in place of those options. ``dataset_trials``:
+    "NAME=TRIALS,..." overrides ``trials`` for the named drift data sets (e.g. the expensive
+    20 Newsgroups stream on fewer trials; summary.md says so)."""
     if quick:
         trials, table_trials = kb_spec.QUICK["trials"], kb_spec.QUICK["table_trials"]
         limit, svc_subsample = kb_spec.QUICK["limit"], kb_spec.QUICK["svc_subsample"]
@@ -100,7 +124,9 @@ def settings(parts="all", trials=kb_spec.TRIALS, table_trials=kb_spec.TABLE_TRIA
                "table_budgets": _integers(table_budgets, "--table-budgets"),
                "kernels": _names(kernels, kb_spec.KERNELS, "--kernels"), "limit": limit,
                "svc_subsample": svc_subsample, "rows_per_phase": rows_per_phase, "seed": seed,
-               "quick": bool(quick)}
+               "quick": bool(quick),
+               "dataset_trials": _dataset_trials(dataset_trials),
+               "skip": _skip(skip)}
     for name in (options["datasets"] if "drift" in parts else ()):
         spec = drift_spec(options, name)
         validate(spec)
@@ -113,7 +139,8 @@ def settings(parts="all", trials=kb_spec.TRIALS, table_trials=kb_spec.TABLE_TRIA
 
 
 def drift_spec(options, dataset):
-    return kb_spec.drift_spec(dataset, options["trials"], options["budgets"],
+    trials = options.get("dataset_trials", {}).get(dataset, options["trials"])
+    return kb_spec.drift_spec(dataset, trials, options["budgets"],
                               options["kernels"], options["seed"],
                               (options["rows_per_phase"] or {}).get(dataset))
 
@@ -121,7 +148,7 @@ def drift_spec(options, dataset):
 def table_spec(options, dataset, gamma):
     return kb_spec.table_spec(dataset, gamma, options["table_trials"],
                               options["table_budgets"], options["seed"], options["limit"],
-                              options["svc_subsample"])
+                              options["svc_subsample"], options.get("skip", ()))
 
 
 def _load(specs):
@@ -176,7 +203,7 @@ def plan(options, shared):
             runs += [(spec.name, p) for p in plan_runs(spec, {spec.streams[0].name:
                                                                sent[spec.name]},
                                                         configs, metrics)]
-    skipped = {} if not table else kb_spec.table_learners(1.0)[1]
+    skipped = {} if not table else kb_spec.table_learners(1.0, skip=options["skip"])[1]
 
     def collect(values, info):
         by_spec = {}

@@ -161,11 +161,15 @@ def _params_of(name):
     return info(name).parameters
 
 
-def table_learners(gamma, budgets=TABLE_BUDGETS, subsample=SVC_SUBSAMPLE):
-    """(learner specs, {label: why skipped}) — a catalogue name this build lacks is skipped."""
+def table_learners(gamma, budgets=TABLE_BUDGETS, subsample=SVC_SUBSAMPLE, skip=()):
+    """(learner specs, {label: why skipped}) — a catalogue name this build lacks, or one in
+    ``skip``, is skipped."""
     kp = {"kernel": "rbf", "gamma": gamma}
     out, skipped = [], {}
     for label, name, extra, seeded in TABLE_BUDGETED:
+        if name in skip:
+            skipped[label] = f"'{name}' left out by --skip"
+            continue
         if not registered(name):
             skipped[label] = f"'{name}' is not in this build's catalogue"
             continue
@@ -190,10 +194,10 @@ def table_learners(gamma, budgets=TABLE_BUDGETS, subsample=SVC_SUBSAMPLE):
 
 
 def table_spec(dataset, gamma, trials=TABLE_TRIALS, budgets=TABLE_BUDGETS, seed=SEED,
-               limit=None, subsample=SVC_SUBSAMPLE):
+               limit=None, subsample=SVC_SUBSAMPLE, skip=()):
     if limit is not None and kb_data.train_size(dataset, limit) <= subsample:
         subsample = None     # the slice is small enough: SVC sees all its training rows
-    learners, _ = table_learners(gamma, budgets, subsample)
+    learners, _ = table_learners(gamma, budgets, subsample, skip)
     return ExperimentSpec(
         name=f"kernel-budget-table-{dataset}", streams=[kb_data.table_stream(dataset, limit)],
         learners=learners, protocol=PassThenTest(), trials=trials, seed=seed,

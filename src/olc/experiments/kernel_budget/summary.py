@@ -24,7 +24,8 @@ def header(outcome, settings):
                               for d, n in (settings["rows_per_phase"] or {}).items())
                   + " instead of 500 (USPS) and 800 (20NG).", ""]
     if outcome.drift:
-        lines += [f"**Drift part** ({settings['trials']} trials; budgets "
+        trials = ", ".join(f"{DATA_LABELS[d]} {r.spec.trials}" for d, r in outcome.drift.items())
+        lines += [f"**Drift part** (trials: {trials}; budgets "
                   f"{', '.join(map(str, settings['budgets']))}): the drifting streams of "
                   "`olc reproduce shen-dietterich` (same transform), each learner's own "
                   "parameter tuned on the first half by its online mistakes there, the winner "
