@@ -196,13 +196,16 @@ def plan(options, shared):
             mapped.setdefault(id(d), d.memory_mapped(shared))
         sent = {k: mapped[id(d)] for k, d in data.items()}
     runs, specs = [], {}
-    for part, group in (("table", table), ("drift", drift)):   # the long runs first
+    for part, group in (("table", table), ("drift", drift)):
         for spec in group:
             configs, metrics = validate(spec)
             specs[spec.name] = (part, spec, metrics)
             runs += [(spec.name, p) for p in plan_runs(spec, {spec.streams[0].name:
                                                                sent[spec.name]},
                                                         configs, metrics)]
+    # trial by trial (stable: within a trial the table's long runs first), so that a run
+    # stopped early leaves whole trials behind: `--trials k` then reuses all of them
+    runs.sort(key=lambda item: item[1].trial)
     skipped = {} if not table else kb_spec.table_learners(1.0, skip=options["skip"])[1]
 
     def collect(values, info):

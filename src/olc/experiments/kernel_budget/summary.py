@@ -47,7 +47,8 @@ def header(outcome, settings):
                   (f"; evenly spaced slices of {settings['limit']} rows per file"
                    if settings["limit"] else "") + "): one online pass, then the frozen "
                   "model on the test file. RBF kernel, γ chosen per data set on the first "
-                  "10 % of the training file in file order by the unbudgeted kernel "
+                  "10 % of the training file after a fixed permutation (seed 0; the LIBSVM "
+                  "files are sorted in blocks) by the unbudgeted kernel "
                   "perceptron's online mistakes (grid and counts in `budget_table.md`): " +
                   ", ".join(f"{d} γ = {g:g}" for d, (g, _) in outcome.gammas.items()) +
                   ". Online learners at their catalogue defaults; LinearSVC (C = 1) on the "

@@ -124,7 +124,8 @@ def table_intro(outcome):
     for d, (g, scores) in outcome.gammas.items():
         grid = ", ".join(f"{s['gamma']:g}: {s['mistakes']}" for s in scores)
         lines.append(f"- {d}: γ = {g:g}, chosen by the unbudgeted kernel perceptron's online "
-                     f"mistakes on the first {scores[0]['rows']} training rows in file order "
+                     f"mistakes on the first {scores[0]['rows']} training rows of a fixed "
+                     f"permutation (seed 0; the files are sorted in blocks) "
                      f"(γ: mistakes — {grid}).")
     return "\n".join(lines) + "\n\n"
 
