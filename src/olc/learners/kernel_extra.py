@@ -44,7 +44,7 @@ class Projectron(KernelExtraClassifier):
     _plus = 0.0
     _parameter_constraints = {**KERNEL_CONSTRAINTS, "eta": _ETA}
 
-    def __init__(self, eta=0.1, kernel="rbf", gamma=1.0, degree=3, coef0=0.0,
+    def __init__(self, eta=0.1, kernel="rbf", gamma=None, degree=3, coef0=0.0,
                  fit_intercept=False):
         self.eta = eta
         self.kernel = kernel
@@ -115,7 +115,7 @@ class BudgetPA(KernelClassifier):
                               "C": [Interval(Real, 0, None, closed="neither")],
                               "budget": [Interval(Integral, 1, None, closed="left")]}
 
-    def __init__(self, C=1.0, kernel="rbf", gamma=1.0, degree=3, coef0=0.0,
+    def __init__(self, C=1.0, kernel="rbf", gamma=None, degree=3, coef0=0.0,
                  fit_intercept=False, budget=100):
         self.C = C
         self.kernel = kernel
@@ -158,7 +158,7 @@ class KernelOBPM(KernelExtraClassifier):
                               "tau": [Interval(Real, 0, 1, closed="both")],
                               "seed": [Interval(Integral, 0, SEED_LIMIT, closed="left")]}
 
-    def __init__(self, N=100, tau=0.3, seed=0, kernel="rbf", gamma=1.0, degree=3, coef0=0.0,
+    def __init__(self, N=100, tau=0.3, seed=0, kernel="rbf", gamma=None, degree=3, coef0=0.0,
                  fit_intercept=False, budget=None):
         self.N = N
         self.tau = tau

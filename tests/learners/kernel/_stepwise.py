@@ -25,7 +25,7 @@ def stream(seed, n=70, d=4, classes=2, density=0.7):
 
 
 def _ref_kwargs(kernel, fit_intercept, budget):
-    args = {"gamma": 1.0, "degree": 3, "coef0": 0.0}  # olc's defaults
+    args = {"gamma": None, "degree": 3, "coef0": 0.0}  # olc's defaults (None: 1/d)
     args.update(KERNEL_ARGS[kernel])
     return dict(kernel=kernel, fit_intercept=fit_intercept, budget=budget, **args)
 

@@ -93,7 +93,7 @@ def obpm_step(idx, val, y, vecs, ints, scal, hp, fast):
         if space == MUST_GROW:
             return INF, 1.0, False, 0.0
         c = count * y
-        kxx = kernel_value(hp, xx, xx, xx)
+        kxx = kernel_value(hp, vecs, xx, xx, xx)
         norm2 = scal[KS.FNORM2]
         f_now = fb
         if space == FULL:
@@ -102,7 +102,7 @@ def obpm_step(idx, val, y, vecs, ints, scal, hp, fast):
             b_r = scal[base(vecs, ALPHA) + r] * scal[KS.SCALE]
             sq = scal[base(vecs, SQNORM) + r]
             f_r = stored_value(vecs, scal, hp, r, fast)  # overwrites the kernel row
-            norm2 = norm2 - 2.0 * b_r * f_r + b_r * b_r * kernel_value(hp, sq, sq, sq)
+            norm2 = norm2 - 2.0 * b_r * f_r + b_r * b_r * kernel_value(hp, vecs, sq, sq, sq)
             f_now = fb - b_r * k_rt
             slot = r
             replace(idx, val, xx, vecs, scal, 0, c / scal[KS.SCALE])

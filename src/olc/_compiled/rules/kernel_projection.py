@@ -107,7 +107,7 @@ def projectron_step(idx, val, y, vecs, ints, scal, hp, fast):
     upd = False
     delta = 0.0
     if margin <= 0.0:
-        kxx = kernel_value(hp, xx, xx, xx)
+        kxx = kernel_value(hp, vecs, xx, xx, xx)
         pk = _project(vecs, scal, n)
         delta2 = max(kxx - pk, 0.0)
         delta = math.sqrt(delta2)
@@ -125,7 +125,7 @@ def projectron_step(idx, val, y, vecs, ints, scal, hp, fast):
             append(idx, val, xx, vecs, scal, coef)
             upd = True
     elif hp[PHP.PLUS] != 0.0 and margin < 1.0 and eta > 0.0:
-        kxx = kernel_value(hp, xx, xx, xx)
+        kxx = kernel_value(hp, vecs, xx, xx, xx)
         pk = _project(vecs, scal, n)
         delta = math.sqrt(max(kxx - pk, 0.0))
         loss = 1.0 - margin
@@ -155,7 +155,7 @@ def budget_pa_step(idx, val, y, vecs, ints, scal, hp, fast):
     if not math.isfinite(f):
         return f, 1.0, False, 0.0
     loss = 1.0 - y * f
-    kxx = kernel_value(hp, xx, xx, xx)
+    kxx = kernel_value(hp, vecs, xx, xx, xx)
     upd = loss > 0.0 and kxx > 0.0
     tau = 0.0
     if upd:
@@ -175,7 +175,7 @@ def budget_pa_step(idx, val, y, vecs, ints, scal, hp, fast):
                 a_r = scal[base(vecs, ALPHA) + r] * s
                 k_rt = scal[base(vecs, KROW) + r]
                 sq = scal[base(vecs, SQNORM) + r]
-                k_rr = kernel_value(hp, sq, sq, sq)
+                k_rr = kernel_value(hp, vecs, sq, sq, sq)
                 beta = a_r * k_rt / kxx + tau * y
                 change = a_r * a_r * k_rr - 2.0 * a_r * beta * k_rt + beta * beta * kxx
                 xi = max(0.0, 1.0 - y * (f - a_r * k_rt + beta * kxx))
