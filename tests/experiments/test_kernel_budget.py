@@ -166,3 +166,23 @@ def test_bad_options_are_refused_before_anything_is_written(tmp_path, option, va
     with pytest.raises(ValueError, match=words):
         reproduce(REPRODUCTION, out, {option: value}, progress=False)
     assert not out.exists()
+
+
+def test_command_is_registered_and_quick_sets_the_slice():
+    from typer.testing import CliRunner
+
+    from olc.cli.app import app
+    from olc.experiments.kernel_budget.spec import QUICK
+
+    result = CliRunner().invoke(app, ["reproduce", "kernel-budget", "--help"])
+    assert result.exit_code == 0
+    for option in ("--quick", "--budgets", "--table-budgets", "--kernels", "--skip",
+                   "--dataset-trials", "--n-jobs"):
+        assert option in result.output
+    options = REPRODUCTION.settings(quick=True, parts="drift", datasets="usps")
+    assert options["trials"] == QUICK["trials"] and options["limit"] == QUICK["limit"]
+    assert options["rows_per_phase"] == QUICK["rows_per_phase"]
+    with pytest.raises(ValueError, match="--dataset-trials"):
+        REPRODUCTION.settings(dataset_trials="usps=0")
+    with pytest.raises(ValueError, match="--skip"):
+        REPRODUCTION.settings(skip="perceptron")
