@@ -34,7 +34,9 @@ command = reproduction_command(
                                                 "many rows of each file (quick looks).")),
      "skip": (Optional[str], typer.Option(None, "--skip",
                                           help="Budget table: catalogue names to leave out "
-                                               "(comma-separated; named in summary.md).")),
+                                               "(comma-separated; named in summary.md); "
+                                               "default: projectron,projectron++ (their "
+                                               "pools are not bounded by B); '' runs all.")),
      "quick": (bool, typer.Option(False, "--quick",
                                   help="A quick slice (≤ 1 minute on a quiet 2-core machine): "
                                        "3 trials on drift streams of a quarter of the rows, "

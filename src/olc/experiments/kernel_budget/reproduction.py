@@ -67,7 +67,9 @@ def _dataset_trials(text):
 
 
 def _skip(text):
-    names = tuple(p.strip() for p in str(text or "").split(",") if p.strip())
+    if text is None:
+        return kb_spec.DEFAULT_SKIP
+    names = tuple(p.strip() for p in str(text).split(",") if p.strip())
     known = {name for _, name, _, _ in kb_spec.TABLE_BUDGETED}
     unknown = [n for n in names if n not in known]
     if unknown:
