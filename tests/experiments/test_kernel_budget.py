@@ -107,7 +107,7 @@ def test_quick_slice_end_to_end(shared_data, tmp_path):
                           if r["learner"] == config_label(FORGETRON, kernel, b)}
                 d = np.array([ours[t] - theirs[t] for t in sorted(ours)])
                 half = stats.t.ppf(0.975, d.size - 1) * d.std(ddof=1) / np.sqrt(d.size)
-                text = f"{100 * d.mean():+.2f}" + ("" if not np.isfinite(half) else
+                text = f"{round(100 * d.mean(), 2) + 0.0:+.2f}" + ("" if not np.isfinite(half) else
                                                    f" ± {100 * half:.2f}")
                 assert f"| {b} |" in summary and text in summary
     assert "## The claim, cell by cell" in summary

@@ -97,11 +97,16 @@ def _pct(x):
     return "—" if x is None else f"{100 * x:.2f}"
 
 
+def signed_pp(x):
+    """A difference of rates in percentage points, "+0.00" rather than "-0.00"."""
+    return f"{round(100 * x, 2) + 0.0:+.2f}"
+
+
 def describe(cell):
     d = cell.diff
     ci = "" if d.half_width is None else f" ± {100 * d.half_width:.2f}"
     return (f"B={cell.budget}: {_pct(cell.ours.mean)} vs {_pct(cell.theirs.mean)} %, "
-            f"d = {100 * d.mean:+.2f}{ci} pp ({cell.verdict})")
+            f"d = {signed_pp(d.mean)}{ci} pp ({cell.verdict})")
 
 
 def _verdict(found):

@@ -3,7 +3,7 @@ then the claim's cells (one verdict per data set, kernel and budget, with the ev
 the drift table in compact form, the budget table, the decisions."""
 from __future__ import annotations
 
-from .claims import cells
+from .claims import cells, signed_pp
 from .spec import (ALPHA_GRID, BUDGETED, DATA_LABELS, KERNEL_LABELS, KERNEL_PARAMS,
                    L2_BETA_GRID, NORMA_ETA, NORMA_LAMBDA_GRID, UNBUDGETED, config_label)
 from .tables import TABLE_COLUMNS, table_rows
@@ -83,7 +83,7 @@ def claim_cells(outcome):
         half = "" if c.diff.half_width is None else f" ± {100 * c.diff.half_width:.2f}"
         lines.append(f"| {DATA_LABELS[c.dataset]} | {KERNEL_LABELS[c.kernel]} | {c.budget} | "
                      f"{_pct(c.ours.mean)} | {_pct(c.theirs.mean)} | "
-                     f"{100 * c.diff.mean:+.2f}{half} | {c.verdict} |")
+                     f"{signed_pp(c.diff.mean)}{half} | {c.verdict} |")
     return lines + [""]
 
 
