@@ -7,13 +7,13 @@
    loop of the same algorithm written here (the simplest one: rows stored dense, row-major,
    in a ring; their squared norms kept; per row one RBF value per stored row), at B = 100 and
    500, on dense a9a (the CSR file densified) and on CSR w8a (permuted with seed 0: the file
-   is sorted in blocks, and in file order the learner makes 5 mistakes, never filling B). Both must make the same
-   mistakes (checked). Target: olc's per-example time ≥ 0.8× the bare loop's speed
-   (``bare_over_olc`` ≥ 0.8). ``flat``: olc's time per example in the 5 % of the pass
-   ending at 10 %, 50 % and 100 % of it (the pool is full long before 10 %).
+   is sorted in blocks, and in file order the learner makes 5 mistakes, never filling B).
+   Both must make the same mistakes (checked). Target: olc's per-example time ≥ 0.8× the
+   bare loop's speed (``bare_over_olc`` ≥ 0.8). ``flat_cpu_us_per_example``: olc's CPU time
+   per example in the 5 % of the pass ending at 10 %, 50 % and 100 % of it.
 3. ``vs_sklearn``: scikit-learn's usual answer, ``RBFSampler(γ)`` + ``SGDClassifier(hinge)
-   .partial_fit`` (γ = ``--sklearn-gamma``, 0.1, for both sides) over the same pass (chunks of 1,000 rows, transform included), at several
-   numbers of random features; for each olc learner, the scikit-learn run with the largest
+   .partial_fit`` (γ = ``--sklearn-gamma``, 0.1, for both sides) over the same pass (chunks
+   of 1,000 rows, transform included), at several numbers of random features; for each olc learner, the scikit-learn run with the largest
    number of features whose pass + test time does not exceed olc's (equal wall time), test
    accuracies side by side (a9a's test file), and the online accuracy of the pass.
    ``cpu_seconds`` / ``bare_over_olc_cpu``: the same in this thread's CPU time (what other
