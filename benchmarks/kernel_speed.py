@@ -13,9 +13,9 @@
    per example in the 5 % of the pass ending at 10 %, 50 % and 100 % of it.
 3. ``vs_sklearn``: scikit-learn's usual answer, ``RBFSampler(γ)`` + ``SGDClassifier(hinge)
    .partial_fit`` (γ = ``--sklearn-gamma``, 0.1, for both sides) over the same pass (chunks
-   of 1,000 rows, transform included), at several numbers of random features; for each olc learner, the scikit-learn run with the largest
-   number of features whose pass + test time does not exceed olc's (equal wall time), test
-   accuracies side by side (a9a's test file), and the online accuracy of the pass.
+   of 1,000 rows, transform included), at several numbers of random features; for each olc
+   learner, the scikit-learn run with the largest number of features whose pass + test time
+   does not exceed olc's (equal wall time), test accuracies side by side (a9a's test file), and the online accuracy of the pass.
    ``cpu_seconds`` / ``bare_over_olc_cpu``: the same in this thread's CPU time (what other
    processes on the cores do not inflate).
 
