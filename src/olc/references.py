@@ -192,6 +192,11 @@ PAPERS = (
         "Proceedings of the 13th International Conference on Artificial Intelligence and "
         "Statistics (AISTATS), JMLR W&CP 9:908–915, 2010.",
         "The budgeted PA, simple variant BPA-S (olc: budget-pa)."),
+    Reference(
+        "lu-2016", "Lu, Hoi, Wang, Zhao & Liu 2016",
+        "Jing Lu, Steven C. H. Hoi, Jialei Wang, Peilin Zhao and Zhi-Yong Liu. Large scale "
+        "online kernel learning. Journal of Machine Learning Research 17(47):1–43, 2016.",
+        "Fourier Online Gradient Descent (olc: fogd)."),
 )
 
 REFERENCES = {ref.key: ref for ref in SOURCES + PAPERS}

@@ -85,8 +85,8 @@ def assert_same_records(r1, r2, what="record"):
 def model_arrays(learner):
     """(coef_, intercept_) of a linear model; (dual_coef_, support_vectors_) of a kernel
     learner's pool (one-vs-rest: its K pools concatenated)."""
-    if not hasattr(type(learner), "dual_coef_"):
-        return learner.coef_, learner.intercept_
+    if not hasattr(type(learner), "dual_coef_") or getattr(learner, "_feature_map", False):
+        return learner.coef_, learner.intercept_  # a feature map's: weights over features
     coef, rows = learner.dual_coef_, learner.support_vectors_
     if isinstance(coef, list):
         coef = np.concatenate([c.ravel() for c in coef])

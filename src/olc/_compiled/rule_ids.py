@@ -76,6 +76,8 @@ KERNEL_NORMA = 97
 PROJECTRON = 110
 BUDGET_PA = 111
 KERNEL_OBPM = 112
+# Online gradient descent on an approximate kernel feature map (family "feature_map")
+FOGD = 113
 
 # Compiled helpers every family uses (relative to this package), cached once for all families
 # (``loader``); each loop template adds its own files (``loader.Template.sources``).
@@ -142,6 +144,8 @@ FAMILIES = {f.name: f for f in (
     Family("kernel", None, ".rules.kernel", "kernel learners on a budget (support-set pool)"),
     Family("kernel_extra", None, ".rules.kernel_extra",
            "Projectron(++), budget PA, kernel OBPM (pool + extra state)"),
+    Family("feature_map", None, ".rules.feature_map",
+           "FOGD (random Fourier features, hinge OGD)"),
 )}
 
 #: olc's own rule ids are below this; a family registered from outside uses ids from it on.

@@ -213,6 +213,9 @@ CATALOGUE = (
     _entry("kernel-obpm", "kernel_extra:KernelOBPM", CLF,
            "Kernel OBPM: N kernel perceptrons on Bernoulli(τ) sub-streams, one shared pool",
            "Harrington et al. 2003, Alg. 2, §3", ["harrington-2003"], family="kernel_extra"),
+    _entry("fogd", "feature_map:FOGD", CLF,
+           "FOGD: random Fourier features (RBFSampler), then hinge-loss OGD",
+           "Lu et al. 2016, Algorithm 1", ["lu-2016"], family="feature_map"),
     # -- regression ------------------------------------------------------------------------------
     _entry("pa-regression", "regression:PassiveAggressiveRegression", REG,
            "PA regression (ε-insensitive): τ = ℓ_ε/‖x‖²",
