@@ -118,7 +118,8 @@ def drift_spec(dataset, trials=TRIALS, budgets=BUDGETS, kernels=KERNELS, seed=SE
 
 
 # -- the budget table --------------------------------------------------------------------
-#: (label, catalogue name, extra parameters, seeded); every one takes ``budget``.
+#: (label, catalogue name, extra parameters, seeded). The budget is the ``budget`` parameter,
+#: FOGD's its number of random features ``n_components`` (:data:`BUDGET_PARAMETER`).
 TABLE_BUDGETED = (
     ("Forgetron", "forgetron", {}, False),
     ("Randomized budget perceptron", "randomized-budget-perceptron", {}, True),
@@ -132,7 +133,7 @@ TABLE_BUDGETED = (
     ("Projectron++ (η = 0.1)", "projectron++", {"eta": 0.1}, False),
     ("Budget PA", "budget-pa", {}, False),
     ("Kernel OBPM", "kernel-obpm", {}, True),
-    ("FOGD", "fogd", {}, True),
+    ("FOGD (D = B random features)", "fogd", {}, True),
     ("NOGD", "nogd", {}, False),
 )
 TABLE_UNBUDGETED = (("Kernel perceptron (no budget)", "kernel-perceptron"),
@@ -143,6 +144,9 @@ LINEAR_SVC = "LinearSVC (batch)"
 #: Measured at η = 0.1, γ = 0.3 on 5,000 permuted a9a rows: 1,036 rows stored, 1.5 s CPU
 #: (Projectron++: 1,041, 2.5 s), so a pass over 32,561 rows grows far beyond B = 500.
 DEFAULT_SKIP = ("projectron", "projectron++")
+#: [Decision] FOGD's B is its number of random features D (memory: D directions of d
+#: features against B stored rows of d features).
+BUDGET_PARAMETER = {"fogd": "n_components"}
 SKIP_REASON = {"projectron": "its pool is bounded by η, not by B, and an update costs "
                              "O(pool²): at η = 0.1 it stored 1,036 of 5,000 permuted a9a rows "
                              "(1.5 s CPU), so a full pass outgrows B = 500 by far; "
@@ -189,7 +193,8 @@ def table_learners(gamma, budgets=TABLE_BUDGETS, subsample=SVC_SUBSAMPLE, skip=(
         params.update(extra)
         # a learner without a budget parameter (the Projectron: its η bounds the pool)
         # runs once, its pool size reported as its support vectors
-        sweep = {"budget": tuple(budgets)} if "budget" in accepted else {}
+        key = BUDGET_PARAMETER.get(name, "budget")
+        sweep = {key: tuple(budgets)} if key in accepted else {}
         if seeded and "seed" in accepted:
             out.append(LearnerSpec(name, method=seeded_learner, label=label,
                                    params={"learner": name, **params}, sweep=sweep))

@@ -73,7 +73,8 @@ def table_rows(outcome):
         gamma = outcome.gammas.get(d, (None,))[0]
         for label in results.learners(stream):
             recs = results.select(stream, label)
-            budget = recs[0]["sweep"].get("budget") if recs[0]["sweep"] else None
+            sweep = recs[0]["sweep"] or {}
+            budget = next(iter(sweep.values())) if sweep else None   # B, or FOGD's D
             row = {"dataset": d, "gamma": gamma, "learner": recs[0]["group"],
                    "budget": "none" if budget is None else budget, "trials": len(recs)}
             for m, scale in (("online_mistake_rate", 100), ("test_accuracy", 100),
@@ -118,8 +119,9 @@ def table_intro(outcome):
              "file", "",
              "Mean over permutations [95 % interval]. Online mistakes: of the one pass; test "
              "accuracy: the model after the pass, frozen; support vectors: stored rows after "
-             "the pass (libsvm's count for SVC; FOGD: its random features; LinearSVC: none); "
-             "learning s: the pass (SVMs: the fit), compiled work only for olc's learners.",
+             "the pass (libsvm's count for SVC; none for LinearSVC and FOGD, whose B is its "
+             "number of random features); learning s: the pass (SVMs: the fit), compiled "
+             "work only for olc's learners.",
              ""]
     for d, (g, scores) in outcome.gammas.items():
         grid = ", ".join(f"{s['gamma']:g}: {s['mistakes']}" for s in scores)
