@@ -46,7 +46,7 @@ def panels(outcome):
             if series:
                 out.append({"title": f"{DATA_LABELS[d]}, {KERNEL_LABELS[k]} kernel",
                             "ylabel": "test-half error (%)", "xlabel": "budget B (rows)",
-                            "xlog": True, "series": series})
+                            "xlog": True, "xticks": budgets, "series": series})
     return out
 
 
