@@ -4,8 +4,9 @@ the drift table in compact form, the budget table, the decisions."""
 from __future__ import annotations
 
 from .claims import cells, signed_pp
-from .spec import (ALPHA_GRID, BUDGETED, DATA_LABELS, KERNEL_LABELS, KERNEL_PARAMS,
-                   L2_BETA_GRID, NORMA_ETA, NORMA_LAMBDA_GRID, UNBUDGETED, config_label)
+from .spec import (ALPHA_GRID, BUDGETED, DATA_LABELS, FORGETRON, KERNEL_LABELS, KERNEL_PARAMS,
+                   L2_BETA_GRID, NORMA_ETA, NORMA_LAMBDA_GRID, PERCEPTRON, UNBUDGETED,
+                   config_label)
 from .tables import TABLE_COLUMNS, table_rows
 
 
@@ -68,6 +69,20 @@ def _pct(x):
     return "—" if x is None else f"{100 * x:.2f}"
 
 
+def budget_binds(outcome, cell):
+    """"no" when the Forgetron made exactly the unbudgeted kernel perceptron's mistakes in
+    every trial (its pool never reached B: both are the same learner below B), else "yes"."""
+    results = outcome.drift[cell.dataset]
+    stream = results.streams()[0]
+    ours = {r["trial"]: r.get("mistakes") for r in
+            results.select(stream, config_label(FORGETRON, cell.kernel, cell.budget))}
+    free = {r["trial"]: r.get("mistakes") for r in
+            results.select(stream, config_label(PERCEPTRON, cell.kernel))}
+    if not free or any(free.get(t) != m for t, m in ours.items()):
+        return "yes"
+    return "no"
+
+
 def claim_cells(outcome):
     found = cells(outcome)
     if not found:
@@ -76,14 +91,19 @@ def claim_cells(outcome):
              "d = error(regularized PA) − error(Forgetron), paired by trial, mean and the "
              "engine's Student-t 95 % half-width, in percentage points; *better*: the "
              "interval is below 0, *worse*: above 0, *tie*: it contains 0. The claim holds "
-             "unless *worse*.", "",
-             "| data set | kernel | B | regularized PA (%) | Forgetron (%) | d (pp) | verdict |",
-             "|---|---|---|---|---|---|---|"]
+             "unless *worse*. *B binds*: \"no\" where the Forgetron made exactly the "
+             "unbudgeted kernel perceptron's mistakes in every trial (its pool never reached "
+             "B; below B both are the same learner), so the cell compares the regularized PA "
+             "with the plain kernel perceptron.", "",
+             "| data set | kernel | B | regularized PA (%) | Forgetron (%) | d (pp) | verdict | "
+             "B binds |",
+             "|---|---|---|---|---|---|---|---|"]
     for c in found:
         half = "" if c.diff.half_width is None else f" ± {100 * c.diff.half_width:.2f}"
         lines.append(f"| {DATA_LABELS[c.dataset]} | {KERNEL_LABELS[c.kernel]} | {c.budget} | "
                      f"{_pct(c.ours.mean)} | {_pct(c.theirs.mean)} | "
-                     f"{signed_pp(c.diff.mean)}{half} | {c.verdict} |")
+                     f"{signed_pp(c.diff.mean)}{half} | {c.verdict} | "
+                     f"{budget_binds(outcome, c)} |")
     return lines + [""]
 
 
