@@ -19,11 +19,17 @@ from ..engine.protocols import RunOutput, _no_tuning
 from ..engine.transforms import binary_labels
 
 
+#: Catalogue learners without a pool of stored rows (FOGD's model is its random features).
+NO_POOL = ("fogd",)
+
+
 def support_vectors(model):
     """The stored rows of the model after the pass (None when it has no such count)."""
     count = getattr(model, "support_vectors", None)
     if count is not None or getattr(model, "batch", False):
         return count
+    if getattr(model, "name", None) in NO_POOL:
+        return None
     learner = getattr(model, "learner", None)
     n = getattr(learner, "n_support_", None)
     return None if n is None else int(np.sum(n))

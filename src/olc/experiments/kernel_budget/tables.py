@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..engine.report import write_rows
+from .protocols import NO_POOL
 from .spec import (BUDGETED, DATA_LABELS, KERNEL_LABELS, UNBUDGETED, config_label)
 
 
@@ -79,6 +80,11 @@ def table_rows(outcome):
                    "budget": "none" if budget is None else budget, "trials": len(recs)}
             for m, scale in (("online_mistake_rate", 100), ("test_accuracy", 100),
                              ("support_vectors", 1), ("seconds", 1), ("total_seconds", 1)):
+                if m == "support_vectors" and recs[0]["algorithm"] in NO_POOL:
+                    # its count is not a pool size (a stored run may hold its empty pool, 0)
+                    row[m] = row[f"{m}_low"] = row[f"{m}_high"] = None
+                    row[f"{m}_cell"] = "—"
+                    continue
                 s = results.mean(stream, label, m)
                 row[m] = None if s.mean is None else scale * s.mean
                 row[f"{m}_low"] = None if s.low is None else scale * s.low
