@@ -87,7 +87,8 @@ def test_refusal_reasons_cover_exactly_the_fixed_learners():
     assert sorted(FIXED) == sorted(e.name for e in olc.algorithms()
                                    if growth.refusal(olc.make(e.name)) is not None
                                    and e.name not in MULTICLASS)
-    kernel = {e.name for e in olc.algorithms() if e.family == "kernel"}  # pools by feature
+    kernel = {e.name for e in olc.algorithms()  # pools (and FOGD's Ω) stored by feature
+              if e.family in ("kernel", "kernel_extra", "feature_map")}
     assert {"romma", "a-romma", "pumma", "generalized-perceptron", "obpm", "n-omm",
             "e-omm-lp", "ce-omm-lp", "winnow", "weighted-majority",
             "randomized-weighted-majority"} | kernel == set(FIXED)
