@@ -12,6 +12,7 @@ REPRODUCTIONS = {
     "shen-dietterich": "olc.experiments.shen_dietterich.command:command",
     "textbook": "olc.experiments.textbook.command:command",
     "lecture-bounds": "olc.experiments.lecture_bounds.command:command",
+    "kernel-budget": "olc.experiments.kernel_budget.command:command",
 }
 
 

@@ -73,7 +73,8 @@ def plot_panels(panels, path, title=None, xlabel="x", panel_width=4.2, height=3.
     """Side-by-side line plots sharing an x axis.
 
     ``panels``: a list of dicts with ``title``, ``ylabel``, optional ``log`` (log y axis),
-    ``xlog`` (log x axis), ``xlim``, ``ylim``, ``legend`` (True: a legend inside this panel) and
+    ``xlog`` (log x axis), ``xticks`` (the x values to mark, labelled as given, no minor
+    ticks), ``xlim``, ``ylim``, ``legend`` (True: a legend inside this panel) and
     ``series``: a list of dicts with ``x``, ``y`` (None entries are gaps: the value does not
     exist, e.g. the papers' "—"), ``label`` and optional matplotlib ``style`` keywords
     (color, linestyle, marker); optional ``lower``/``upper`` (a shaded band, e.g. a confidence
@@ -104,6 +105,9 @@ def plot_panels(panels, path, title=None, xlabel="x", panel_width=4.2, height=3.
             ax.set_yscale("log")
         if panel.get("xlog"):
             ax.set_xscale("log")
+        if panel.get("xticks"):
+            ax.set_xticks(panel["xticks"], [str(t) for t in panel["xticks"]])
+            ax.minorticks_off()
         if panel.get("xlim"):
             ax.set_xlim(*panel["xlim"])
         if panel.get("ylim"):
