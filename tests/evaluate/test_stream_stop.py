@@ -56,7 +56,10 @@ def _overflowing_row(learner):
     ±1.7e308 with the sign of the learner's weight there (+ where it is 0), so that
     |w·x| = 1.7e308·‖w‖₁ (the dot products are scaled when a sum overflows: ±inf, not NaN),
     and ‖x‖² overflows for the updates. Multiclass learners: the weights of their first
-    class."""
+    class. A kernel learner (no weights over the inputs): every entry 1.7e308, whose
+    squared norm overflows in every kernel."""
+    if hasattr(type(learner), "dual_coef_") and getattr(learner, "kernel", None) != "linear":
+        return np.full(learner.n_features_in_, 1.7e308)
     w = np.atleast_2d(np.asarray(learner.coef_, dtype=float))[0]
     return np.where(w < 0, -1.7e308, 1.7e308)
 

@@ -133,7 +133,7 @@ def test_overflow_with_threads_is_one_clear_error(threads_always):
     y = np.array([0, 1, 2, 3])
     for n_jobs in (1, 2):
         learner = olc.make("perceptron", eta=1e308, fit_intercept=False, n_jobs=n_jobs)
-        with pytest.raises(StreamStoppedError, match="numerical overflow at row") as info:
+        with pytest.raises(StreamStoppedError, match="overflow occurred at row") as info:
             learner.partial_fit(X, y, classes=[0, 1, 2, 3])
         assert info.value.rows_learned == learner.n_steps_
 

@@ -72,7 +72,7 @@ Z_LIMIT = 1e150
 # bias b = −w·x₁ − ½·w·(v₊ + v₋) (‖w‖ = 1, v± convex combinations of stored points) is
 # finite: a row beyond it is declined as an overflow (nothing changes, the stream stops
 # there with an error) instead of leaving b = ±inf.
-DATA_LIMIT = 1e300
+DATA_LIMIT = 1e307  # |b| ≤ ‖x₁‖ + max‖v±‖ ≤ 3·DATA_LIMIT < 1.8e308
 DECLINED, DUPLICATE = -1.0, 0.0  # what ``_keep_point`` did instead of storing a row
 
 
