@@ -130,7 +130,7 @@ def test_nan_row_and_overflow_stop_with_the_located_error():
     assert info.value.rows_learned == 6 and learner.n_steps_ == 6
     big = np.array([[1e200, 1.0], [1e200, -1.0]])
     learner = olc.make("multiclass-pa", fit_intercept=False)
-    with pytest.raises(StreamStoppedError, match="overflow at row 1: .*row 1 caused no update"):
+    with pytest.raises(StreamStoppedError, match="overflow occurred at row 1: .*row 1 caused no update"):
         learner.partial_fit(np.vstack([[1e-200, 0.0], big]), [0, 1, 2])
 
 
