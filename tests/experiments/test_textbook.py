@@ -211,3 +211,31 @@ def test_bad_input_one_line_and_nothing_written(tmp_path):
         assert "read-only" in _one_line(invoke("reproduce", "textbook", "--out", ro / "out"))
         ro.chmod(0o700)
         assert list(ro.iterdir()) == []
+
+
+def test_replications_keep_a_rates_interval_in_the_unit_range():
+    """With few seeds the Student-t interval of an error rate leaves [0, 1] (0.24 ± 0.47 over
+    3 seeds); the table gives a rate's interval inside the range, containing its mean, and
+    keeps the t-interval (computed here from scipy's t quantile) where it is inside, and for
+    measures that are not rates (the crossing can be negative)."""
+    from scipy.stats import t as student
+
+    from olc.experiments.textbook.tables import replication_rows
+
+    errors, crossing, small = [0.45, 0.165, 0.095], [4.5, -3.7, 6.3], [0.40, 0.42, 0.44]
+    reps = [{"train_error_1": e, "PA": {"crossing": c, "clean_error": s}}
+            for e, c, s in zip(errors, crossing, small)]
+    rows = {r["measure"]: r for r in replication_rows({"31.8": {"replications": reps}})}
+
+    def t_ci(v):
+        h = student.ppf(0.975, len(v) - 1) * np.std(v, ddof=1) / np.sqrt(len(v))
+        return np.mean(v) - h, np.mean(v) + h
+
+    assert t_ci(errors)[0] < 0                                    # the case in question
+    rate = rows["train_error_1"]
+    assert 0.0 <= rate["low"] < np.mean(errors) < rate["high"] <= 1.0 and rate["ci95"] is None
+    for key, values in (("PA crossing", crossing), ("PA clean_error", small)):
+        low, high = t_ci(values)
+        assert rows[key]["low"] == pytest.approx(low) and rows[key]["high"] == pytest.approx(high)
+        assert rows[key]["ci95"] == pytest.approx((high - low) / 2)
+    assert rows["PA crossing"]["low"] < 0

@@ -397,7 +397,7 @@ def test_obpm_overflow_is_declined_and_state_stays_finite():
     X = np.array([[1.0, 0.0], [0.0, 1.0], [1e10, 0.0], [1.0, 1.0]])
     y = np.array([1.0, -1.0, -1.0, 1.0])
     ob = olc.make(OBPM, N=3, tau=1.0, base_params={"eta": 1e150})
-    with pytest.raises(StreamStoppedError, match="overflow at row 2") as info:
+    with pytest.raises(StreamStoppedError, match="overflow occurred at row 2") as info:
         ob.partial_fit(X, y, classes=[-1.0, 1.0])
     assert info.value.rows_learned == 2
     assert np.isfinite(ob._vecs).all() and np.isfinite(ob._scal).all()

@@ -176,3 +176,80 @@ def test_a_nan_value_gives_nan_even_against_zero_weights():
         assert np.isnan(dense(np.zeros(3), np.array([1.0, bad, 1.0]), False))
         assert np.isnan(sparse(np.zeros(5), np.array([1, 3], dtype=np.uint32),
                                np.array([bad, 1.0]), True))
+
+
+def _omm_exact_score(vp, vn, x):
+    """e-OMM's w·x + b from its certificates (Lemma 3.1: w = u/‖u‖, u = v₊ − v₋,
+    b = −(‖v₊‖² − ‖v₋‖²)/(2‖u‖)) in rationals; ‖u‖ is an integer in these cases."""
+    vp, vn, x = ([Fraction(float(a)) for a in r] for r in (vp, vn, x))
+    u = [a - b for a, b in zip(vp, vn)]
+    nu = Fraction(int(round(float(sum(a * a for a in u)) ** 0.5)))
+    assert nu * nu == sum(a * a for a in u)
+    s = (sum(a * b for a, b in zip(u, x)) - (sum(a * a for a in vp) - sum(a * a for a in vn))
+         / 2) / nu
+    if abs(s) > Fraction(BIG) + Fraction(2.0 ** 970):
+        return np.inf if s > 0 else -np.inf
+    return float(s)
+
+
+@pytest.mark.parametrize("name", ["e-omm", "ce-omm"])
+def test_e_omm_scores_are_not_nan_when_both_certificate_products_overflow(name):
+    """e-OMM's score (v₊·x − v₋·x − ½(‖v₊‖² − ‖v₋‖²))/‖v₊ − v₋‖: when v₊·x and v₋·x both
+    overflow to +inf (or both to −inf) the difference was inf − inf = NaN. Certificates
+    v₊ = (40, 40), v₋ = (37, 36) (the first row of each label), u = (3, 4), ‖u‖ = 5: the
+    score is the exact one — finite where u·x is (u·x = 0 below), ±inf where it is beyond
+    the range, with its sign."""
+    import olc
+
+    m = olc.make(name).partial_fit(np.array([[40.0, 40.0], [37.0, 36.0]]), [1, 0],
+                                   classes=[0, 1])
+    vp, vn = m.certificates_
+    np.testing.assert_array_equal(vp, [40.0, 40.0])
+    np.testing.assert_array_equal(vn, [37.0, 36.0])
+    p = 2.0 ** 1021
+    # v₊·x = v₋·x = 40·2^1021 (beyond the range) in the first two rows
+    rows = np.array([[4 * p, -3 * p],          # u·x = 0: −(3200 − 2665)/10 = −53.5
+                     [-4 * p, 3 * p],
+                     [4 * p, -2.5 * p],         # u·x = 2^1022: finite, large
+                     [1.7e308, 1.7e308],        # u·x = 7·1.7e308: +inf
+                     [-1.7e308, -1.7e308]])     # −inf
+    got = m.decision_function(rows)
+    for row, g in zip(rows, got):
+        want = _omm_exact_score(vp, vn, row)
+        assert not np.isnan(g), (row, g)
+        assert g == want if np.isinf(want) else g == pytest.approx(want, rel=1e-12)
+    assert got[0] == -53.5 and got[3] == np.inf and got[4] == -np.inf
+    # the same rows sparse, and the predictions follow the scores' signs
+    from scipy import sparse as sp
+    np.testing.assert_array_equal(m.decision_function(sp.csr_matrix(rows)), got)
+    np.testing.assert_array_equal(m.predict(rows), np.where(got >= 0, 1, 0))
+
+
+@pytest.mark.parametrize("name", ["e-omm", "ce-omm"])
+def test_e_omm_learns_past_a_row_whose_certificate_products_overflow(name):
+    """While learning, the same inf − inf made the score NaN and the stream stopped at a
+    row e-OMM need not learn: x = (4, −2.5)·2^1021 against v₊ = (40, 40), v₋ = (37, 36) has
+    the exact score (2^1022 − 267.5)/5 > γ, label +1 — no update (line 18), the state stays
+    as it was and the next rows are learned. A row of the same size that needs an update
+    (label −1) still stops the stream there, naming it, with the model as before it."""
+    import olc
+    from olc.learners import StreamStoppedError
+
+    p = 2.0 ** 1021
+    first = np.array([[40.0, 40.0], [37.0, 36.0]])
+    later = np.array([[30.0, 41.0], [39.0, 30.0]])
+    ref = olc.make(name).partial_fit(np.vstack([first, later]), [1, 0, 1, 0],
+                                     classes=[0, 1])
+    m = olc.make(name).partial_fit(np.vstack([first, [[4 * p, -2.5 * p]], later]),
+                                   [1, 0, 1, 1, 0], classes=[0, 1])
+    assert m.n_steps_ == 5
+    for a, b in zip(m.certificates_, ref.certificates_):
+        np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(m.coef_, ref.coef_)
+
+    m = olc.make(name).partial_fit(first, [1, 0], classes=[0, 1])
+    before = [c.copy() for c in m.certificates_]
+    with pytest.raises(StreamStoppedError, match="overflow occurred at row 0"):
+        m.partial_fit(np.array([[4 * p, -2.5 * p]]), [0])
+    for a, b in zip(m.certificates_, before):
+        np.testing.assert_array_equal(a, b)

@@ -80,6 +80,10 @@ class EfficientOMM(CollapseWarningMixin, OnlineLinearClassifier):
       (the data's own units unless that row is beyond 2^±450), so data scaled by any 2^k
       (|k| ≤ 1000) give the same predictions (the products ‖v‖², v·x would otherwise
       overflow or underflow from |k| ≈ 511).
+    - A row whose products v₊·x and v₋·x are beyond the range although the score is not
+      (or is ±inf) is scored from u = v₊ − v₋ with powers-of-two scaling: the exact score,
+      or ±inf with its sign, never inf − inf = NaN. Such a row is learned past when it needs
+      no update; one that needs an update stops the stream with an overflow error naming it.
 
     Parameters
     ----------

@@ -33,6 +33,54 @@ def sv_dot(v, s, idx, val, fast):
     return scaled_dot(v, idx, val, s)
 
 
+@jit(inline=COLD)
+def sv_diff_dot_parts(vp, sp, vn, sn, idx, val):
+    """(m, e) with u·x = m·2^e for u = sp·vp − sn·vn, |m| ≤ nnz(x) — the scaling of
+    ``scaled_dot`` on the difference of two scaled vectors, which ``sv_dot(vp)`` −
+    ``sv_dot(vn)`` cannot give when both products are beyond the range (inf − inf). The
+    caller ensures every uⱼ is finite (e-OMM: |sp·vpⱼ| ≤ ‖v₊‖, whose square is finite).
+    (NaN, 0) when x has a NaN or inf value. Strict order."""
+    mu = 0.0
+    mx = 0.0
+    bad = 0.0
+    if idx is None:
+        if val is not None:  # see the docstring of kernels/vector.py
+            for j in range(val.shape[0]):
+                u = sp * vp[j] - sn * vn[j]
+                mu = max(mu, abs(u))
+                mx = max(mx, abs(val[j]))
+                bad += u * 0.0 + val[j] * 0.0
+    else:
+        for k in range(idx.shape[0]):
+            u = sp * vp[idx[k]] - sn * vn[idx[k]]
+            mu = max(mu, abs(u))
+            bad += u * 0.0
+        if val is None:
+            mx = 1.0 if idx.shape[0] > 0 else 0.0
+        else:
+            for k in range(val.shape[0]):
+                mx = max(mx, abs(val[k]))
+                bad += val[k] * 0.0
+    if bad != 0.0:
+        return math.nan, 0
+    if mu == 0.0 or mx == 0.0:
+        return 0.0, 0
+    a = math.frexp(mu)[1]
+    b = math.frexp(mx)[1]
+    m = 0.0
+    if idx is None:
+        if val is not None:
+            for j in range(val.shape[0]):
+                m += math.ldexp(sp * vp[j] - sn * vn[j], -a) * math.ldexp(val[j], -b)
+    elif val is None:
+        for k in range(idx.shape[0]):
+            m += math.ldexp(sp * vp[idx[k]] - sn * vn[idx[k]], -a) * math.ldexp(1.0, -b)
+    else:
+        for k in range(idx.shape[0]):
+            m += math.ldexp(sp * vp[idx[k]] - sn * vn[idx[k]], -a) * math.ldexp(val[k], -b)
+    return m, a + b
+
+
 @jit(inline=INLINE)
 def sv_in_range(s):
     return RENORM_LOW <= abs(s) <= RENORM_HIGH

@@ -71,8 +71,11 @@ Z_LIMIT = 1e150
 # And in the data's units ‖x − x₁‖ ≤ DATA_LIMIT and √d·max|x₁ⱼ| ≤ DATA_LIMIT, so that the
 # bias b = −w·x₁ − ½·w·(v₊ + v₋) (‖w‖ = 1, v± convex combinations of stored points) is
 # finite: a row beyond it is declined as an overflow (nothing changes, the stream stops
-# there with an error) instead of leaving b = ±inf.
-DATA_LIMIT = 1e307  # |b| ≤ ‖x₁‖ + max‖v±‖ ≤ 3·DATA_LIMIT < 1.8e308
+# there with an error) instead of leaving b = ±inf. |w·x₁| ≤ ‖x₁‖ and |w·v±| ≤ max ‖x − x₁‖
+# (Cauchy–Schwarz, partial sums included), so every term of b and their sum stay below
+# 2·2^1021 < the largest double; a tighter limit (1e300) refused data scaled by 2^1000,
+# which the power-of-two scale invariance of the units must learn.
+DATA_LIMIT = 2.0 ** 1021
 DECLINED, DUPLICATE = -1.0, 0.0  # what ``_keep_point`` did instead of storing a row
 
 

@@ -17,9 +17,24 @@ first example of the other label; PHASE_MARGIN the max-margin classifier of the 
 import math
 
 from ..caching import jit
-from ..kernels.vector import COLD, INLINE, LLVM_INLINE, dot, is_finite_row, sign
+from ..kernels.vector import (
+    COLD,
+    INLINE,
+    LLVM_INLINE,
+    dot,
+    is_finite_row,
+    sign,
+    times_power_of_two,
+)
 from ..layouts.omm import PHASE_EMPTY, PHASE_MARGIN, PHASE_ONE_LABEL, OmmHP, OmmScal, OmmVec
-from ..kernels.scaled import sv_add_rescaled, sv_dot, sv_fold, sv_in_range, sv_mul
+from ..kernels.scaled import (
+    sv_add_rescaled,
+    sv_diff_dot_parts,
+    sv_dot,
+    sv_fold,
+    sv_in_range,
+    sv_mul,
+)
 
 SP, SM, PP, MM, PM = OmmScal.SP, OmmScal.SM, OmmScal.PP, OmmScal.MM, OmmScal.PM
 PHASE, Y1, GAMMA, UNIT = OmmScal.PHASE, OmmScal.Y1, OmmScal.GAMMA, OmmScal.UNIT
@@ -166,7 +181,27 @@ def omm_score(idx, val, vecs, ints, scal, hp, fast):
         # and w is undefined; the classifier is w = 0, b = 0 (predicts +1).
         return 0.0
     px, mx = _unit_dots(idx, val, vecs, scal, fast)
-    return (px - mx - 0.5 * (scal[PP] - scal[MM])) / nu / scal[UNIT]
+    s = (px - mx - 0.5 * (scal[PP] - scal[MM])) / nu / scal[UNIT]
+    if s - s == 0.0:
+        return s
+    return _score_scaled(idx, val, vecs, scal, nu, True)
+
+
+@jit(inline=COLD)
+def _score_scaled(idx, val, vecs, scal, nu, data_units):
+    """The score (u·x̃ − ½(PP − MM))/‖u‖, x̃ = x·2^−E, in the data's units (÷ 2^−E) or in
+    units, with every term scaled by powers of two (exact): ±inf with the sign of the exact
+    score when it is beyond the range, else its value — never the NaN of inf − inf."""
+    m, e = sv_diff_dot_parts(vecs[VPOS], scal[SP], vecs[VNEG], scal[SM], idx, val)
+    if m != m:
+        return m
+    unit = scal[UNIT]
+    ue = math.frexp(unit)[1] - 1 if unit != 0.0 else 0  # the unit is 2^ue exactly
+    hm, he = math.frexp(0.5 * (scal[PP] - scal[MM]))  # finite: PP, MM are
+    top = max(e + ue, he)
+    num = times_power_of_two(m, e + ue - top) - times_power_of_two(hm, he - top)
+    nm, ne = math.frexp(nu)
+    return times_power_of_two(num / nm, top - ne - (ue if data_units else 0))
 
 
 @jit(inline=COLD)
@@ -263,6 +298,8 @@ def omm_step(idx, val, y, vecs, ints, scal, hp, fast):
     px, mx = _unit_dots(idx, val, vecs, scal, fast)
     if nu > 0.0:
         s = (px - mx - 0.5 * (scal[PP] - scal[MM])) / nu
+        if s - s != 0.0:  # v₊·x or v₋·x beyond the range: the exact score, if finite
+            s = _score_scaled(idx, val, vecs, scal, nu, False)
     else:
         s = 0.0 * (px + mx)  # 0, or NaN when x has a NaN/inf value (rule contract)
     pred = sign(s)
@@ -271,6 +308,8 @@ def omm_step(idx, val, y, vecs, ints, scal, hp, fast):
     if not math.isfinite(s) or not (a < hp[OmmHP.RHO] * gamma or pred != y):
         return from_units(s, scal[UNIT]), pred, False, gamma_out
 
+    if not (math.isfinite(px) and math.isfinite(mx)):
+        return math.inf, pred, False, gamma_out  # the step's products overflow: stop
     # While the unit is open both certificates are zero (px = mx = 0): x fixes it.
     unit, fixed = any_row_unit(scal[UNIT], idx, val)
     xx = unit_sqnorm(idx, val, unit)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.aggregate import t_interval
+from ..engine.aggregate import rate_interval, t_interval
 from ..engine.report import write_rows
 
 
@@ -64,9 +64,20 @@ def _flat(measures, prefix=""):
 SETTINGS_NOT_MEASURES = {"passes", "early_iterations", "rls_scale"}
 
 
+#: Measures that are proportions (an error rate, an agreement): their interval stays in
+#: [0, 1] (``aggregate.rate_interval``: Wilson with the effective sample size where the
+#: t-interval leaves the range — with a few seeds it does, e.g. 0.24 ± 0.47).
+RATE_MEASURES = ("train_error", "clean_error", "inlier_error", "agreement_early_final")
+
+
+def is_rate(measure):
+    """``measure``: a flattened key such as "train_error_1" or "PA clean_error"."""
+    return measure.rsplit(" ", 1)[-1].startswith(RATE_MEASURES)
+
+
 def replication_rows(results):
-    """Per figure and measure: mean ± 95 % Student-t half-width, median, min, max over the
-    replications."""
+    """Per figure and measure: mean, the 95 % interval (Student-t; a rate's kept in [0, 1],
+    its half-width then left out), median, min, max over the replications."""
     rows = []
     for fig, entry in results.items():
         reps = [_flat(r) for r in entry["replications"]]
@@ -76,15 +87,17 @@ def replication_rows(results):
             if key.rsplit(" ", 1)[-1] in SETTINGS_NOT_MEASURES:
                 continue
             values = [r[key] for r in reps if r.get(key) is not None]
-            s = t_interval(values)
+            s = (rate_interval if is_rate(key) else t_interval)(values)
             rows.append({"figure": fig, "measure": key, "n": s.n, "mean": s.mean,
-                         "ci95": s.half_width, "median": float(np.median(values)),
+                         "ci95": s.half_width if s.symmetric else None,
+                         "low": s.low, "high": s.high, "median": float(np.median(values)),
                          "min": float(np.min(values)), "max": float(np.max(values))})
     return rows
 
 
 REPLICATION_COLUMNS = [("figure", "Fig."), ("measure", "measure"), ("n", "seeds"),
-                       ("mean", "mean"), ("ci95", "± 95 % CI"), ("median", "median"),
+                       ("mean", "mean"), ("ci95", "± (t)"), ("low", "95 % CI low"),
+                       ("high", "95 % CI high"), ("median", "median"),
                        ("min", "min"), ("max", "max")]
 
 
@@ -97,5 +110,7 @@ def write_tables(results, settings, out_dir):
         files["replications"] = write_rows(
             replication_rows(results), REPLICATION_COLUMNS, out_dir, "replications",
             f"## Each figure's measures over {settings['replications']} seeds (mean, "
-            "Student-t 95 % CI)\n\nAll numbers from this run.\n\n")[0]
+            "95 % CI)\n\nStudent-t intervals; a rate's (errors, agreement) is kept in "
+            "[0, 1]: where the t-interval leaves the range, the Wilson interval with the "
+            "seeds' effective sample size (no ± then). All numbers from this run.\n\n")[0]
     return files
