@@ -17,7 +17,8 @@ Squared norms are the caller's to keep (they are formulas of the rule: â€–w + aÂ
 import math
 
 from ..caching import jit
-from .vector import COLD, INLINE, dot, prefetch, scaled_dot
+from .overflow import scaled_dot
+from .vector import COLD, INLINE, dot, prefetch
 
 RENORM_LOW = 1e-100
 RENORM_HIGH = 1e100

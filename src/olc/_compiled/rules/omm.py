@@ -24,8 +24,8 @@ from ..kernels.vector import (
     dot,
     is_finite_row,
     sign,
-    times_power_of_two,
 )
+from ..kernels.overflow import times_power_of_two
 from ..layouts.omm import PHASE_EMPTY, PHASE_MARGIN, PHASE_ONE_LABEL, OmmHP, OmmScal, OmmVec
 from ..kernels.scaled import (
     sv_add_rescaled,
