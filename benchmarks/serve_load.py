@@ -1,0 +1,292 @@
+"""Load benchmark of ``olc serve`` on loopback: learn throughput and predict latency.
+
+For durability on (``synchronous=FULL``: a learn is acknowledged after its commit reached the
+disk) and off (``--no-durable``), a fresh server runs in its own process (``python -m olc
+serve`` under uvicorn) with one model (PA-I, d dense features), and:
+
+1. learn: CLIENTS threads (one ``httpx.Client`` each, keep-alive) post batches of BATCH
+   labelled rows in a closed loop for SECONDS; throughput = acknowledged rows / elapsed;
+2. predict, loaded: CLIENTS threads post single-row predictions for SECONDS; each request's
+   latency (send to parsed answer, as the client sees it) gives p50/p90/p99/max;
+3. predict, alone: one client, the same requests one after another (latency without queueing).
+
+Every request carries an ``Idempotency-Key`` (as ``olc.client.Client`` sends one), so the
+server stores each answer as it would in production. Bodies are encoded before the clock
+starts (from a pool of different batches, values at 6 significant digits), so the clients'
+own JSON encoding is not measured; the clients and the server share the machine's cores.
+The server's and the clients' CPU seconds are read from /proc: the ratio to the wall time says
+which side is saturated. A 503 (the model's queue full) is counted and retried after 10 ms.
+
+Targets (issue 26): learn ≥ 20,000 rows/s with 100-row batches at d = 100, predict p99 < 10 ms.
+
+Usage: python benchmarks/serve_load.py [--clients 16] [--seconds 10] [--d 100] [--batch 100]
+                                       [--durability on,off] [--out FILE.json]
+Prints a table on stderr and one JSON object on stdout (and into --out, written atomically).
+"""
+import argparse
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "src"))
+from olc._util.atomic import write_text  # noqa: E402
+
+SEED = 20261127
+POOL = 32  # different request bodies per client
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def cpu_seconds(pid):
+    """User + system CPU seconds of a process (Linux /proc), or None."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def uptime():
+    try:
+        return subprocess.run(["uptime"], capture_output=True, text=True, timeout=5).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+class Server:
+    def __init__(self, durable, log_path):
+        self.store = tempfile.mkdtemp(prefix="olc-serve-load-")
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        args = [sys.executable, "-m", "olc", "serve", "--store", self.store,
+                "--port", str(self.port)] + ([] if durable else ["--no-durable"])
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join([str(REPO / "src")] + (
+            [env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+        self.log = open(log_path, "ab")
+        self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, env=env,
+                                     start_new_session=True)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise SystemExit(f"olc serve exited with {self.proc.returncode}; see {log_path}")
+            try:
+                if httpx.get(self.url + "/healthz", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.close()
+        raise SystemExit(f"olc serve did not start in 120 s; see {log_path}")
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=20)
+        self.log.close()
+        import shutil
+
+        shutil.rmtree(self.store, ignore_errors=True)
+
+
+def encoded(obj):
+    return json.dumps(obj, separators=(",", ":")).encode()
+
+
+def rounded(X):
+    return [[float(f"{v:.6g}") for v in row] for row in X]
+
+
+def learn_bodies(rng, w, batch, d):
+    bodies = []
+    for _ in range(POOL):
+        X = rng.normal(size=(batch, d))
+        y = np.where(X @ w >= 0, 1, -1)
+        bodies.append(encoded({"rows": rounded(X), "labels": y.tolist()}))
+    return bodies
+
+
+def predict_bodies(rng, d):
+    return [encoded({"rows": rounded(rng.normal(size=(1, d)))}) for _ in range(POOL)]
+
+
+HEADERS = {"Content-Type": "application/json"}
+
+
+def closed_loop(url, path, bodies, seconds, start, tag, out):
+    """Post bodies in turn until ``seconds`` after ``start``; per request: (latency, ok)."""
+    latencies, busy, errors = [], 0, []
+    with httpx.Client(base_url=url, timeout=httpx.Timeout(30.0, connect=5.0)) as client:
+        start.wait()
+        end = time.perf_counter() + seconds
+        i = 0
+        while time.perf_counter() < end:
+            body = bodies[i % len(bodies)]
+            headers = dict(HEADERS, **{"Idempotency-Key": f"{tag}-{i}"})
+            i += 1
+            t0 = time.perf_counter()
+            try:
+                response = client.post(path, content=body, headers=headers)
+                response.json()
+            except httpx.HTTPError as error:
+                errors.append(repr(error))
+                continue
+            latency = time.perf_counter() - t0
+            if response.status_code == 503:
+                busy += 1
+                time.sleep(0.01)
+                continue
+            if response.status_code != 200:
+                errors.append(f"{response.status_code} {response.text[:200]}")
+                continue
+            latencies.append(latency)
+    out.append((latencies, busy, errors))
+
+
+def run_phase(server, path, bodies_per_client, seconds, tag):
+    out, start = [], threading.Event()
+    threads = [threading.Thread(target=closed_loop, daemon=True,
+                                args=(server.url, path, bodies, seconds, start, f"{tag}{c}", out))
+               for c, bodies in enumerate(bodies_per_client)]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.2)  # every client connected and waiting
+    cpu0, own0, t0 = cpu_seconds(server.proc.pid), time.process_time(), time.perf_counter()
+    start.set()
+    for thread in threads:
+        thread.join(timeout=seconds + 60)
+    elapsed = time.perf_counter() - t0
+    cpu1, own1 = cpu_seconds(server.proc.pid), time.process_time()
+    latencies = np.array([x for lat, _, _ in out for x in lat])
+    errors = [e for _, _, errs in out for e in errs]
+    return {
+        "requests": int(latencies.size), "seconds": round(elapsed, 3),
+        "busy_503": sum(b for _, b, _ in out), "errors": len(errors), "first_errors": errors[:3],
+        "server_cpu_per_s": None if cpu0 is None else round((cpu1 - cpu0) / elapsed, 2),
+        "clients_cpu_per_s": round((own1 - own0) / elapsed, 2),
+    }, latencies
+
+
+def percentiles(latencies):
+    if latencies.size == 0:
+        return {}
+    ms = latencies * 1e3
+    return {"p50_ms": round(float(np.percentile(ms, 50)), 3),
+            "p90_ms": round(float(np.percentile(ms, 90)), 3),
+            "p99_ms": round(float(np.percentile(ms, 99)), 3),
+            "max_ms": round(float(ms.max()), 3),
+            "mean_ms": round(float(ms.mean()), 3)}
+
+
+def bench(durable, args, log_path):
+    rng = np.random.default_rng(SEED)
+    w = rng.normal(size=args.d)
+    server = Server(durable, log_path)
+    try:
+        created = httpx.post(server.url + "/models", timeout=30, json={
+            "name": "bench", "learner": "pa-i", "params": {"C": 1.0}, "n_features": args.d})
+        if created.status_code != 201:
+            raise SystemExit(f"POST /models: {created.status_code} {created.text}")
+        # warm-up: the learner's compiled loop and the first SQLite pages
+        warm = learn_bodies(rng, w, args.batch, args.d)[:4]
+        for i, body in enumerate(warm):
+            r = httpx.post(server.url + "/models/bench/learn", content=body, timeout=60,
+                           headers=dict(HEADERS, **{"Idempotency-Key": f"warm{i}"}))
+            if r.status_code != 200:
+                raise SystemExit(f"learn: {r.status_code} {r.text[:300]}")
+        result = {"durable": durable}
+        bodies = [learn_bodies(rng, w, args.batch, args.d) for _ in range(args.clients)]
+        stats, latencies = run_phase(server, "/models/bench/learn", bodies, args.seconds, "learn")
+        stats["rows_per_s"] = round(stats["requests"] * args.batch / stats["seconds"])
+        stats.update(percentiles(latencies))
+        result["learn"] = stats
+        bodies = [predict_bodies(rng, args.d) for _ in range(args.clients)]
+        stats, latencies = run_phase(server, "/models/bench/predict", bodies, args.seconds,
+                                     "predict")
+        stats["requests_per_s"] = round(stats["requests"] / stats["seconds"])
+        stats.update(percentiles(latencies))
+        result["predict_loaded"] = stats
+        stats, latencies = run_phase(server, "/models/bench/predict", bodies[:1],
+                                     min(args.seconds, 5.0), "alone")
+        stats["requests_per_s"] = round(stats["requests"] / stats["seconds"])
+        stats.update(percentiles(latencies))
+        result["predict_alone"] = stats
+        summary = httpx.get(server.url + "/models/bench", timeout=30).json()
+        result["model_rows_seen"] = summary.get("rows_seen")
+        return result
+    finally:
+        server.close()
+
+
+def table(results, args):
+    lines = [f"olc serve on loopback: {args.clients} clients, d = {args.d}, "
+             f"{args.batch}-row learn batches, {args.seconds:g} s per phase",
+             f"{'durable':>8} | {'learn rows/s':>12} | {'learn p50/p99 ms':>16} | "
+             f"{'predict p50/p99 ms (16 clients)':>31} | {'req/s':>6} | "
+             f"{'predict p50/p99 ms (1 client)':>29} | {'server CPU/s':>12}"]
+    for r in results:
+        learn, loaded, alone = r["learn"], r["predict_loaded"], r["predict_alone"]
+        lines.append(
+            f"{'on' if r['durable'] else 'off':>8} | {learn['rows_per_s']:>12,} | "
+            f"{learn.get('p50_ms', 0):>7.1f} /{learn.get('p99_ms', 0):>7.1f} | "
+            f"{loaded.get('p50_ms', 0):>14.2f} /{loaded.get('p99_ms', 0):>14.2f} | "
+            f"{loaded['requests_per_s']:>6,} | "
+            f"{alone.get('p50_ms', 0):>13.2f} /{alone.get('p99_ms', 0):>13.2f} | "
+            f"{learn['server_cpu_per_s']!s:>5} / {loaded['server_cpu_per_s']!s:<5}")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--d", type=int, default=100)
+    parser.add_argument("--batch", type=int, default=100)
+    parser.add_argument("--durability", default="on,off",
+                        help="comma-separated: on, off (default both)")
+    parser.add_argument("--out", help="also write the JSON here (atomically)")
+    parser.add_argument("--server-log", default=None,
+                        help="the servers' output (default: a temporary file)")
+    args = parser.parse_args(argv)
+    random.seed(SEED)
+    log_path = args.server_log or os.path.join(tempfile.gettempdir(), "olc-serve-load.log")
+    report = {"benchmark": "serve_load", "clients": args.clients, "d": args.d,
+              "batch": args.batch, "seconds_per_phase": args.seconds,
+              "uptime_before": uptime(), "cpu_count": os.cpu_count(), "runs": []}
+    for mode in args.durability.split(","):
+        durable = {"on": True, "off": False}[mode.strip()]
+        print(f"durability {mode}: learn, predict (loaded), predict (alone)...", file=sys.stderr)
+        report["runs"].append(bench(durable, args, log_path))
+        report[f"uptime_after_{mode.strip()}"] = uptime()
+    report["targets"] = {"learn_rows_per_s": 20000, "predict_p99_ms": 10}
+    report["server_log"] = log_path
+    print(table(report["runs"], args), file=sys.stderr)
+    print(f"load: before {report['uptime_before']}", file=sys.stderr)
+    text = json.dumps(report, indent=2)
+    print(text)
+    if args.out:
+        write_text(args.out, text + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,296 @@
+"""``olc serve`` killed with SIGKILL under concurrent load, ten times, restarted each time.
+
+Clients (threads, one httpx client each) send learn batches and predict-then-feedback pairs,
+each request with its own idempotency key, and retry the same request with the same key until
+it is acknowledged. At the end, independently of the server's own counters:
+
+- every acknowledged event is in the log, at the position its response named, with the rows
+  and labels the client sent; every logged row is a row some client sent, exactly once (no
+  request applied twice, none lost);
+- the model the server serves (its downloaded snapshot) equals, bit for bit, an offline
+  ``olc.progressive`` replay of the logged rows in log order, and the predictions and scores
+  the server acknowledged are the replay's; a restart (snapshot + log) serves the same model.
+
+And the newest snapshot truncated while the server is down: the restart refuses it (a warning
+naming the file) and recovers from an older snapshot plus the log, to the same model.
+
+Everything is bounded: requests time out, retries stop at a deadline, threads are joined with
+a timeout, and the kills are drawn from a seeded generator.
+"""
+import random
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import numpy as np
+import pytest
+
+import olc
+from _serve_process import ServeProcess
+
+pytest.importorskip("uvicorn")
+pytest.importorskip("starlette")
+
+SEED = 20261127
+D = 6
+LEARNER, PARAMS = "pa-i", {"C": 0.5}
+CLIENTS = 6
+KILLS = 10
+DEADLINE_SECONDS = 240.0  # the whole test; on a loaded 2-core machine it needs far less
+REQUEST_TIMEOUT = httpx.Timeout(10.0, connect=2.0)
+RETRYABLE = {502, 503, 504}
+
+
+def labelled_rows(rng, n, w):
+    X = rng.normal(size=(n, D))
+    y = np.where(X @ w + 0.3 * rng.normal(size=n) >= 0, 1, -1)
+    return X, y
+
+
+class Acks:
+    """What the server acknowledged, shared by the client threads."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.learns = []  # (X, y, response)
+        self.feedbacks = []  # (X, y, served predictions, response)
+        self.prediction_ids = []
+        self.failures = []
+
+
+def send(client, path, body, key, deadline):
+    """POST ``body`` with ``Idempotency-Key: key`` until the server acknowledges it (200),
+    retrying through refused connections, resets and 503s; a 4xx other than those fails."""
+    while time.monotonic() < deadline:
+        try:
+            response = client.post(path, json=body, headers={"Idempotency-Key": key})
+        except httpx.TransportError:  # the server is down or died mid-request: retry
+            time.sleep(0.02)
+            continue
+        if response.status_code in RETRYABLE:
+            time.sleep(0.02)
+            continue
+        if response.status_code != 200:
+            raise AssertionError(f"{path} with key {key}: {response.status_code} "
+                                 f"{response.text}")
+        return response.json()
+    raise AssertionError(f"{path} with key {key}: not acknowledged before the deadline")
+
+
+def client_thread(number, url, acks, stop, deadline, w):
+    rng = np.random.default_rng([SEED, number])
+    try:
+        with httpx.Client(base_url=url, timeout=REQUEST_TIMEOUT) as client:
+            request = 0
+            while not stop.is_set() and time.monotonic() < deadline:
+                request += 1
+                key = f"client{number}-{request}"
+                if rng.random() < 0.6:
+                    X, y = labelled_rows(rng, int(rng.integers(1, 16)), w)
+                    body = {"rows": X.tolist(), "labels": y.tolist()}
+                    answer = send(client, "/models/k/learn", body, key + "-learn", deadline)
+                    with acks.lock:
+                        acks.learns.append((X, y, answer))
+                else:
+                    X, y = labelled_rows(rng, int(rng.integers(1, 5)), w)
+                    answer = send(client, "/models/k/predict", {"rows": X.tolist()},
+                                  key + "-predict", deadline)
+                    predictions = answer["predictions"]
+                    assert len(predictions) == len(X)
+                    with acks.lock:
+                        acks.prediction_ids.extend(p["event_id"] for p in predictions)
+                    order = rng.permutation(len(X))  # labels come back in any order
+                    events = [{"event_id": predictions[i]["event_id"], "label": int(y[i])}
+                              for i in order]
+                    answer = send(client, "/models/k/feedback", {"events": events},
+                                  key + "-feedback", deadline)
+                    served = [predictions[i]["prediction"] for i in order]
+                    with acks.lock:
+                        acks.feedbacks.append((X[order], y[order], served, answer))
+    except BaseException as error:  # reported by the main thread
+        with acks.lock:
+            acks.failures.append(f"client {number}: {error!r}")
+
+
+def count(acks):
+    with acks.lock:
+        return len(acks.learns) + len(acks.feedbacks)
+
+
+def download_model(url, folder, name):
+    response = httpx.get(f"{url}/models/k/snapshot", timeout=REQUEST_TIMEOUT)
+    assert response.status_code == 200, response.text
+    path = Path(folder) / f"{name}.npz"
+    path.write_bytes(response.content)
+    return olc.load(path)
+
+
+def logged_batches(store_dir):
+    from olc.serve.store import Store
+
+    store = Store(store_dir)
+    try:
+        return list(store.batches("k"))
+    finally:
+        store.close()
+
+
+def replay(batches):
+    """An offline ``olc.progressive`` run over the logged rows in log order."""
+    X = np.vstack([b.X for b in batches])
+    y = np.concatenate([np.asarray(b.labels) for b in batches])
+    learner = olc.make(LEARNER, **PARAMS)
+    result = olc.progressive(learner, X, y)
+    predictions = learner.classes_[(result.pred > 0).astype(int)]
+    return learner, X, y, predictions, result.score
+
+
+def assert_same_state(served, offline):
+    assert type(served) is type(offline)
+    assert served.n_steps_ == offline.n_steps_
+    assert served.n_updates_ == offline.n_updates_
+    assert served.classes_.tolist() == offline.classes_.tolist()
+    for name in ("_vecs", "_ints", "_scal"):
+        a, b = getattr(served, name), getattr(offline, name)
+        assert a.dtype == b.dtype and a.shape == b.shape, name
+        assert a.tobytes() == b.tobytes(), f"{name} differs from the replay's"
+
+
+def create_model(url):
+    response = httpx.post(f"{url}/models", json={"name": "k", "learner": LEARNER,
+                                                 "params": PARAMS, "n_features": D},
+                          timeout=REQUEST_TIMEOUT)
+    assert response.status_code == 201, response.text
+
+
+def test_ten_sigkills_under_load_lose_nothing_and_apply_nothing_twice(tmp_path):
+    deadline = time.monotonic() + DEADLINE_SECONDS
+    kill_rng = random.Random(SEED)
+    w = np.random.default_rng(SEED).normal(size=D)
+    # small snapshot interval: recoveries start from snapshots taken mid-run, not only the log
+    server = ServeProcess(tmp_path / "store", tmp_path / "server.log",
+                          args=["--snapshot-every", "97"])
+    acks, stop = Acks(), threading.Event()
+    try:
+        server.start()
+        create_model(server.url)
+        with httpx.Client(base_url=server.url, timeout=REQUEST_TIMEOUT) as client:
+            X0, y0 = labelled_rows(np.random.default_rng(SEED), 8, w)
+            y0[:2] = [1, -1]  # both classes in the first batch
+            answer = send(client, "/models/k/learn", {"rows": X0.tolist(), "labels": y0.tolist()},
+                          "warm-up", deadline)
+            acks.learns.append((X0, y0, answer))
+        threads = [threading.Thread(target=client_thread, daemon=True,
+                                    args=(i, server.url, acks, stop, deadline, w))
+                   for i in range(CLIENTS)]
+        for thread in threads:
+            thread.start()
+        for _ in range(KILLS):
+            # under load: wait for a request acknowledged by this server, then kill anywhere
+            acknowledged = count(acks)
+            while count(acks) == acknowledged and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert not acks.failures, acks.failures
+            time.sleep(kill_rng.uniform(0.0, 0.5))
+            server.kill()
+            time.sleep(kill_rng.uniform(0.0, 0.2))  # clients hammer a dead port meanwhile
+            server.start()
+        time.sleep(0.5)
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=max(1.0, deadline - time.monotonic()))
+        assert not any(t.is_alive() for t in threads), "a client did not finish in time"
+        assert not acks.failures, acks.failures
+
+        served = download_model(server.url, tmp_path, "served")
+        summary = httpx.get(f"{server.url}/models/k", timeout=REQUEST_TIMEOUT).json()
+        # one more kill, not under load: the restarted server (snapshot + log) serves the same
+        server.kill()
+        server.start()
+        restarted = download_model(server.url, tmp_path, "restarted")
+        server.kill()
+    finally:
+        stop.set()
+        server.kill()
+
+    batches = logged_batches(tmp_path / "store")
+    firsts = [b.first_event for b in batches]
+    sizes = [len(b.labels) for b in batches]
+    assert firsts == list(np.cumsum([0] + sizes[:-1])), "the log's events are not contiguous"
+    learner, X_log, y_log, predictions, scores = replay(batches)
+
+    # every logged row was sent by a client exactly once, and every acknowledged row is logged
+    position = {}
+    for i, row in enumerate(X_log):
+        assert row.tobytes() not in position, f"row logged twice (events {position[row.tobytes()]}, {i})"
+        position[row.tobytes()] = i
+    acknowledged_rows = 0
+    for X, y, answer in acks.learns:
+        first = answer["first_event"]
+        assert len(set(answer["event_ids"])) == len(y)
+        np.testing.assert_array_equal(X_log[first:first + len(y)], X)  # at its named place
+        assert y_log[first:first + len(y)].tolist() == y.tolist()
+        # what the server answered is what an offline replay predicts at those steps
+        assert answer["predictions"] == predictions[first:first + len(y)].tolist()
+        assert answer["scores"] == scores[first:first + len(y)].tolist()
+        acknowledged_rows += len(y)
+    for X, y, served_predictions, answer in acks.feedbacks:
+        assert answer["applied"] == len(y)
+        assert [r["prediction"] for r in answer["results"]] == served_predictions
+        assert [r["correct"] for r in answer["results"]] == \
+            [p == label for p, label in zip(served_predictions, y.tolist())]
+        at = [position[row.tobytes()] for row in X]  # KeyError: an acknowledged row not logged
+        assert at == list(range(at[0], at[0] + len(at))), "a feedback batch split in the log"
+        assert y_log[at].tolist() == y.tolist()
+        acknowledged_rows += len(y)
+    assert acknowledged_rows == len(X_log), "logged rows that no acknowledgement accounts for"
+    assert len(acks.prediction_ids) == len(set(acks.prediction_ids)), \
+        "an event id was handed out twice across restarts"
+
+    # the served model is the replay's, bit for bit, before and after one more restart
+    assert_same_state(served, learner)
+    assert_same_state(restarted, learner)
+    assert summary["rows_seen"] == len(X_log) == summary["events_logged"]
+    mistakes = sum(int((np.asarray(a["predictions"]) != y).sum()) for _, y, a in acks.learns)
+    mistakes += sum(sum(not r["correct"] for r in a["results"]) for *_, a in acks.feedbacks)
+    assert summary["mistakes"] == mistakes
+    assert server.starts == KILLS + 2
+
+
+def test_truncated_newest_snapshot_is_refused_and_an_older_one_recovers(tmp_path):
+    store = tmp_path / "store"
+    server = ServeProcess(store, tmp_path / "server.log", args=["--snapshot-every", "50"])
+    rng = np.random.default_rng(SEED + 1)
+    w = rng.normal(size=D)
+    try:
+        server.start()
+        create_model(server.url)
+        deadline = time.monotonic() + 120
+        with httpx.Client(base_url=server.url, timeout=REQUEST_TIMEOUT) as client:
+            for k in range(7):  # 7 × 30 rows: snapshots at 60, 120, 180 (every ≥ 50 events)
+                X, y = labelled_rows(rng, 30, w)
+                if k == 0:
+                    y[:2] = [1, -1]
+                send(client, "/models/k/learn", {"rows": X.tolist(), "labels": y.tolist()},
+                     f"t{k}", deadline)
+        before = download_model(server.url, tmp_path, "before")
+        server.kill()
+
+        folder = store / "snapshots" / "k"
+        snapshots = sorted(folder.glob("*.olc"), key=lambda p: int(p.stem))
+        assert len(snapshots) >= 2, [p.name for p in snapshots]
+        newest = snapshots[-1]
+        data = newest.read_bytes()
+        newest.write_bytes(data[: len(data) // 2])  # a torn write the atomic rename prevents
+
+        server.start()
+        after = download_model(server.url, tmp_path, "after")
+        server.kill()
+    finally:
+        server.kill()
+    log_text = server.output(tail=20000)
+    assert newest.name in log_text and "snapshot" in log_text.lower(), log_text[-3000:]
+    learner, *_ = replay(logged_batches(store))
+    assert_same_state(before, learner)
+    assert_same_state(after, learner)
