@@ -6,6 +6,7 @@ import typer
 
 from .. import __version__
 from . import algorithms, compare, datasets, reproduce, run as run_command, warmup
+from .serve import serve_cmd
 from .support import OneLineErrors, exit_now, out
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, cls=OneLineErrors,
@@ -34,6 +35,7 @@ app.command("run")(run_command.run_cmd)
 app.command("compare")(compare.compare_cmd)
 app.add_typer(reproduce.reproduce_app, name="reproduce")
 app.command("experiment")(reproduce.experiment_command())
+app.command("serve")(serve_cmd)
 
 
 def run():  # pragma: no cover - console entry point (`olc`, `python -m olc`)

@@ -1,0 +1,139 @@
+"""``create_app``: the ASGI application of ``olc serve`` — the routes, the dashboard's (when
+``olc.serve.dashboard`` is present), the bearer-token check, the latency metrics, and one JSON
+line for every refused request."""
+import contextlib
+import hmac
+import importlib.util
+import logging
+import time
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from .parsing import RequestError
+from .routes import api_routes
+from .service import Config, Service
+
+__all__ = ["create_app"]
+
+log = logging.getLogger("olc.serve")
+
+
+def create_app(store_dir, *, token=None, snapshot_every=1000, snapshot_seconds=60.0,
+               durable=True, max_body_bytes=16 * 2 ** 20, max_batch_rows=10_000,
+               queue_size=64, error_window=1000):
+    """The service over the store folder ``store_dir`` (created if missing; its models are
+    recovered now: the newest valid snapshot of each plus the log after it).
+
+    token: when set, every request but ``GET /healthz`` must carry ``Authorization: Bearer
+    <token>``. durable: SQLite's ``synchronous=FULL`` (an acknowledged event survives a power
+    cut) or ``NORMAL`` (it survives a crash of the process, not of the machine)."""
+    config = Config(snapshot_every=snapshot_every, snapshot_seconds=snapshot_seconds,
+                    durable=durable, max_body_bytes=max_body_bytes,
+                    max_batch_rows=max_batch_rows, queue_size=queue_size,
+                    error_window=error_window, token=token)
+    service = Service(store_dir, config)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        for host in service.hosts.values():
+            host.ensure_worker()
+        try:
+            yield
+        finally:
+            for host in list(service.hosts.values()):
+                await _drain(host)
+            service.close()
+
+    routes = api_routes() + _dashboard_routes()
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
+        RequestError: _refused, HTTPException: _http_error})
+    app.state.service = service
+    app.add_middleware(_Guard, config=config, metrics=service.metrics)
+    return app
+
+
+async def _drain(host):
+    """Let the writer finish what it has accepted, then stop it."""
+    if host.queue is not None and host.worker is not None and not host.worker.done():
+        while not host.queue.empty():
+            import asyncio
+
+            await asyncio.sleep(0.01)
+    host.close()
+
+
+def _dashboard_routes():
+    if importlib.util.find_spec("olc.serve.dashboard") is None:
+        return [Route("/", _no_dashboard, methods=["GET"])]
+    from .dashboard import dashboard_routes
+
+    return list(dashboard_routes())
+
+
+async def _no_dashboard(request):
+    return JSONResponse({"error": "the dashboard is not installed (olc.serve.dashboard)",
+                         "field": None}, status_code=404)
+
+
+async def _refused(request, error):
+    return JSONResponse(error.body(), status_code=error.status, headers=error.headers)
+
+
+async def _http_error(request, error):
+    messages = {404: f"no route {request.url.path}",
+                405: f"{request.method} is not allowed on {request.url.path}"}
+    return JSONResponse({"error": messages.get(error.status_code, str(error.detail)),
+                         "field": None}, status_code=error.status_code,
+                        headers=getattr(error, "headers", None))
+
+
+class _Guard:
+    """ASGI middleware: the token check (constant time), the durability header, and the
+    request metrics (by route template, so names do not make new series)."""
+
+    def __init__(self, app, config, metrics):
+        self.app = app
+        self.expected = None if config.token is None else f"Bearer {config.token}".encode()
+        self.durable = b"true" if config.durable else b"false"
+        self.metrics = metrics
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        started = time.perf_counter()
+        status = [500]
+
+        async def send_with_header(message):
+            if message["type"] == "http.response.start":
+                status[0] = message["status"]
+                message["headers"] = list(message.get("headers", [])) + [
+                    (b"x-olc-durable", self.durable)]
+            await send(message)
+
+        path, method = scope["path"], scope["method"]
+        if self.expected is not None and not (path == "/healthz" and method == "GET"):
+            given = dict(scope["headers"]).get(b"authorization", b"")
+            if not hmac.compare_digest(given, self.expected):
+                what = "missing" if not given else "wrong"
+                response = JSONResponse(
+                    {"error": f"the bearer token is {what}", "field": "Authorization"},
+                    status_code=401, headers={"WWW-Authenticate": "Bearer"})
+                await response(scope, receive, send_with_header)
+                self.metrics.request(_template(path), method, 401,
+                                     time.perf_counter() - started)
+                return
+        try:
+            await self.app(scope, receive, send_with_header)
+        finally:
+            self.metrics.request(_template(path), method, status[0],
+                                 time.perf_counter() - started)
+
+
+def _template(path):
+    parts = path.strip("/").split("/")
+    if len(parts) >= 2 and parts[0] == "models":
+        parts[1] = "{name}"
+    return "/" + "/".join(parts[:3])

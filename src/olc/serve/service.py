@@ -1,0 +1,164 @@
+"""The served models of a store: the settings, recovery of every model on start, creating a
+model (from a catalogue name and parameters, or from uploaded ``olc.save`` bytes) and deleting
+one."""
+import json
+import logging
+import math
+import re
+import shutil
+import time
+from dataclasses import dataclass
+
+from .host import Entry, ModelHost
+from .learner_files import learner_from_bytes
+from .metrics import Metrics
+from .parsing import RequestError
+from .store import Store
+
+__all__ = ["Config", "Service"]
+
+log = logging.getLogger("olc.serve")
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+
+
+@dataclass
+class Config:
+    snapshot_every: int = 1000
+    snapshot_seconds: float = 60.0
+    durable: bool = True
+    max_body_bytes: int = 16 * 2 ** 20
+    max_batch_rows: int = 10_000
+    queue_size: int = 64
+    error_window: int = 1000
+    token: str = None
+
+    def __post_init__(self):
+        for name, low in (("snapshot_every", 1), ("max_body_bytes", 1),
+                          ("max_batch_rows", 1), ("queue_size", 1), ("error_window", 1)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise ValueError(f"{name} must be an integer ≥ {low}, got {value!r}")
+        if not (isinstance(self.snapshot_seconds, (int, float))
+                and math.isfinite(self.snapshot_seconds) and self.snapshot_seconds > 0):
+            raise ValueError(f"snapshot_seconds must be a positive number of seconds, got "
+                             f"{self.snapshot_seconds!r}")
+        if self.token is not None and (not isinstance(self.token, str) or not self.token):
+            raise ValueError("token must be a non-empty string")
+
+
+class Service:
+    """The store and the hosts of its models (recovered on construction)."""
+
+    def __init__(self, store_dir, config):
+        self.config = config
+        self.store = Store(store_dir, durable=config.durable)
+        self.metrics = Metrics()
+        self.hosts = {}
+        for row in self.store.models():
+            name, learner, params, n_features, classes, created, base, base_event, snap = row
+            entry = Entry(name, learner, json.loads(params), n_features,
+                          None if classes is None else json.loads(classes), created, base,
+                          base_event, snap)
+            started = time.monotonic()
+            self.hosts[name] = ModelHost(entry, self.store, self.metrics, config)
+            log.info("olc serve: model %r recovered (%d events) in %.2f s", name,
+                     self.hosts[name].next_event, time.monotonic() - started)
+
+    def host(self, name):
+        host = self.hosts.get(name)
+        if host is None:
+            raise RequestError(404, f"no model named {name!r}", "name")
+        return host
+
+    def check_new_name(self, name, field="name"):
+        if not isinstance(name, str) or not NAME.fullmatch(name):
+            raise RequestError(422, f"'{field}' must be 1-64 letters, digits, '_', '.', '-' "
+                               f"(starting with a letter or digit), got "
+                               f"{json.dumps(name)[:70]}", field)
+        if name in self.hosts:
+            raise RequestError(409, f"a model named {name!r} exists already", field)
+
+    def create(self, name, learner_name, params, n_features, classes):
+        """A new model from the catalogue; every check before anything is stored."""
+        from ..learners.registry import info, make
+        from ..learners.registry.lookup import UnknownAlgorithmError
+        from ..learners._framework.validation import InputError
+
+        self.check_new_name(name)
+        try:
+            entry = info(learner_name)
+        except UnknownAlgorithmError as exc:
+            raise RequestError(422, str(exc), "learner") from None
+        if entry.kind != "classifier":
+            raise RequestError(422, f"{learner_name} is a {entry.kind}; olc serve learns "
+                               "classifiers", "learner")
+        try:
+            learner = make(learner_name, **params)
+            learner._hyperparameters()  # the learner's own validation and messages
+        except TypeError as exc:
+            raise RequestError(422, str(exc), "params") from None
+        except (InputError, ValueError) as exc:
+            raise RequestError(422, str(exc), "params") from None
+        if classes is not None:
+            _check_classes(classes)
+        self.store.add_model(name, learner_name, params, n_features, classes)
+        return self._host(name, learner_name, params, n_features, classes)
+
+    def upload(self, name, data):
+        """A new model from ``olc.save`` bytes (checked by ``olc.load``)."""
+        from ..learners.registry import name_of
+        from ..learners.registry.lookup import UnknownAlgorithmError
+
+        self.check_new_name(name)
+        try:
+            learner = learner_from_bytes(data)
+        except Exception as exc:  # whatever the reader met: a clear refusal
+            raise RequestError(422, f"not an olc.save file: {exc}", "body") from None
+        try:
+            learner_name = name_of(learner)
+        except UnknownAlgorithmError as exc:
+            raise RequestError(422, str(exc), "body") from None
+        if getattr(learner, "_estimator_type", None) != "classifier":
+            raise RequestError(422, f"{learner_name} is not a classifier; olc serve learns "
+                               "classifiers", "body")
+        params = json.loads(json.dumps(learner.get_params(deep=False), default=str))
+        fitted = learner._is_initialised()
+        n_features = int(learner.n_features_in_) if fitted else None
+        classes = learner.classes_.tolist() if fitted else None
+        steps = int(learner.n_steps_) if fitted else 0
+        self.store.add_model(name, learner_name, params, n_features, classes, base=data,
+                             base_event=steps)
+        return self._host(name, learner_name, params, n_features, classes, data, steps)
+
+    def _host(self, name, learner_name, params, n_features, classes, base=None, base_event=0):
+        entry = Entry(name, learner_name, params, n_features, classes, time.time(), base,
+                      base_event)
+        host = ModelHost(entry, self.store, self.metrics, self.config)
+        self.hosts[name] = host
+        return host
+
+    def delete(self, name):
+        host = self.host(name)
+        host.close()
+        del self.hosts[name]
+        self.store.delete_model(name)
+        shutil.rmtree(self.store.snapshot_folder(name), ignore_errors=True)
+        self.metrics.forget(name)
+
+    def close(self):
+        for host in self.hosts.values():
+            host.close()
+        self.store.close()
+
+
+def _check_classes(classes):
+    if not isinstance(classes, list) or len(classes) < 2:
+        raise RequestError(422, "'classes' must be a list of at least two labels", "classes")
+    for i, label in enumerate(classes):
+        if isinstance(label, bool) or not isinstance(label, (int, float, str)):
+            raise RequestError(422, f"classes[{i}] must be a string or a number",
+                               f"classes[{i}]")
+    if len(set(classes)) != len(classes):
+        raise RequestError(422, "'classes' lists a label twice", "classes")
+    if len({isinstance(label, str) for label in classes}) > 1:
+        raise RequestError(422, "'classes' mixes strings and numbers", "classes")

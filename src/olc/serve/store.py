@@ -1,0 +1,264 @@
+"""The durable store of ``olc serve``: one SQLite database (the standard library's, WAL mode)
+and a folder of snapshots.
+
+Tables (one writer: every call takes the store's lock, so one connection serves every thread):
+
+- ``models``: name, learner, params (JSON), n_features, classes (JSON or NULL), created, the
+  base model (``olc.save`` bytes of an uploaded model, NULL for a created one), its first
+  event number, and the event of the last snapshot.
+- ``log``: the append-only event log, one row per learned batch: (model, first_event,
+  n_rows, kind, the features (dense float64 bytes, or CSR arrays), the labels (JSON), what
+  was served (JSON), correctness per row). Event numbers count learned rows: event e is the
+  model's e-th learned row, so a model that learned events [0, E) has ``n_steps_ == E``.
+- ``pending``: predictions waiting for their label (the features served, the prediction).
+- ``vocabulary``: the column of each named feature, per model.
+- ``idempotency``: the stored response of every request sent with an ``Idempotency-Key``.
+
+A learn/feedback batch, its idempotency entry and the removal of the pending predictions it
+consumed are written in one transaction; a response is sent only after it commits.
+"""
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["Batch", "Store", "StoreError", "decode_rows", "encode_rows"]
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS models (
+    name TEXT PRIMARY KEY, learner TEXT NOT NULL, params TEXT NOT NULL, n_features INTEGER,
+    classes TEXT, created REAL NOT NULL, base BLOB, base_event INTEGER NOT NULL DEFAULT 0,
+    last_snapshot_event INTEGER);
+CREATE TABLE IF NOT EXISTS log (
+    model TEXT NOT NULL, first_event INTEGER NOT NULL, n_rows INTEGER NOT NULL,
+    kind TEXT NOT NULL, layout TEXT NOT NULL, n_cols INTEGER NOT NULL, data BLOB NOT NULL,
+    indices BLOB, indptr BLOB, labels TEXT NOT NULL, served TEXT NOT NULL,
+    correct BLOB NOT NULL, PRIMARY KEY (model, first_event));
+CREATE TABLE IF NOT EXISTS pending (
+    model TEXT NOT NULL, pid INTEGER NOT NULL, layout TEXT NOT NULL, n_cols INTEGER NOT NULL,
+    data BLOB NOT NULL, indices BLOB, prediction TEXT NOT NULL, score REAL NOT NULL,
+    created REAL NOT NULL, PRIMARY KEY (model, pid));
+CREATE TABLE IF NOT EXISTS vocabulary (
+    model TEXT NOT NULL, feature TEXT NOT NULL, col INTEGER NOT NULL,
+    PRIMARY KEY (model, feature));
+CREATE TABLE IF NOT EXISTS idempotency (
+    key TEXT PRIMARY KEY, status INTEGER NOT NULL, body TEXT NOT NULL, created REAL NOT NULL);
+"""
+
+
+class StoreError(RuntimeError):
+    """The store cannot be opened or read (a damaged database file, a newer schema)."""
+
+
+@dataclass
+class Batch:
+    """One logged batch: rows [first_event, first_event + n_rows) of a model's history."""
+
+    first_event: int
+    kind: str
+    X: object  # float64 ndarray (n, d) or scipy CSR matrix
+    labels: list
+    served: list
+    correct: np.ndarray  # bool per row: the served prediction was right
+
+
+def encode_rows(X):
+    """(layout, n_cols, data, indices, indptr) bytes of a dense array or a CSR matrix."""
+    if isinstance(X, np.ndarray):
+        return "dense", X.shape[1], np.ascontiguousarray(X, np.float64).tobytes(), None, None
+    return ("csr", X.shape[1], np.asarray(X.data, np.float64).tobytes(),
+            np.asarray(X.indices, np.int64).tobytes(), np.asarray(X.indptr, np.int64).tobytes())
+
+
+def decode_rows(layout, n_rows, n_cols, data, indices, indptr):
+    values = np.frombuffer(data, np.float64)
+    if layout == "dense":
+        return values.reshape(n_rows, n_cols).copy()
+    from scipy.sparse import csr_matrix
+
+    return csr_matrix((values.copy(), np.frombuffer(indices, np.int64).astype(np.int32),
+                       np.frombuffer(indptr, np.int64).copy()), shape=(n_rows, n_cols))
+
+
+class Store:
+    """The SQLite database of a store folder (``store.sqlite3``) and its ``snapshots/``."""
+
+    def __init__(self, folder, durable=True):
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.path = self.folder / "store.sqlite3"
+        self.durable = durable
+        self.lock = threading.Lock()
+        try:
+            self.db = sqlite3.connect(self.path, check_same_thread=False,
+                                      isolation_level=None)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+            check = self.db.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                raise sqlite3.DatabaseError(check)
+            self.db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"the store {self.path} is damaged and cannot be opened "
+                             f"({exc}); restore it from a backup or start with an empty "
+                             "--store folder") from None
+
+    def close(self):
+        with self.lock:
+            self.db.close()
+
+    def snapshot_folder(self, name):
+        return self.folder / "snapshots" / name
+
+    # -- transactions ----------------------------------------------------------------------
+    def transaction(self):
+        """``with store.transaction() as db:`` — one committed transaction, under the lock."""
+        return _Transaction(self)
+
+    # -- models ----------------------------------------------------------------------------
+    def models(self):
+        with self.lock:
+            return self.db.execute(
+                "SELECT name, learner, params, n_features, classes, created, base, base_event, "
+                "last_snapshot_event FROM models ORDER BY name").fetchall()
+
+    def add_model(self, name, learner, params, n_features, classes, base=None, base_event=0):
+        with self.transaction() as db:
+            db.execute("INSERT INTO models VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)",
+                       (name, learner, json.dumps(params), n_features,
+                        None if classes is None else json.dumps(classes), time.time(), base,
+                        base_event))
+
+    def delete_model(self, name):
+        with self.transaction() as db:
+            for table in ("models", "log", "pending", "vocabulary"):
+                column = "name" if table == "models" else "model"
+                db.execute(f"DELETE FROM {table} WHERE {column} = ?", (name,))
+            db.execute("DELETE FROM idempotency WHERE key LIKE ? ESCAPE '\\'",
+                       (_like_prefix(name),))
+
+    def set_snapshot_event(self, name, event):
+        with self.transaction() as db:
+            db.execute("UPDATE models SET last_snapshot_event = ? WHERE name = ?", (event, name))
+
+    # -- the log ---------------------------------------------------------------------------
+    def append_batch(self, db, name, batch):
+        layout, n_cols, data, indices, indptr = encode_rows(batch.X)
+        db.execute("INSERT INTO log VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   (name, batch.first_event, len(batch.labels), batch.kind, layout, n_cols,
+                    data, indices, indptr, json.dumps(batch.labels), json.dumps(batch.served),
+                    np.asarray(batch.correct, np.bool_).tobytes()))
+
+    def batches(self, name, after=0):
+        """The logged batches of ``name`` whose first event is ≥ ``after``, in log order."""
+        with self.lock:
+            rows = self.db.execute(
+                "SELECT first_event, n_rows, kind, layout, n_cols, data, indices, indptr, "
+                "labels, served, correct FROM log WHERE model = ? AND first_event >= ? "
+                "ORDER BY first_event", (name, after)).fetchall()
+        for first, n, kind, layout, n_cols, data, indices, indptr, labels, served, ok in rows:
+            yield Batch(first, kind, decode_rows(layout, n, n_cols, data, indices, indptr),
+                        json.loads(labels), json.loads(served), np.frombuffer(ok, np.bool_))
+
+    def correctness(self, name):
+        """Every logged row's correctness (bool array, event order) and the first event."""
+        with self.lock:
+            rows = self.db.execute("SELECT first_event, correct FROM log WHERE model = ? "
+                                   "ORDER BY first_event", (name,)).fetchall()
+        parts = [np.frombuffer(ok, np.bool_) for _, ok in rows]
+        return np.concatenate(parts) if parts else np.zeros(0, np.bool_)
+
+    def events_logged(self, name):
+        with self.lock:
+            row = self.db.execute("SELECT COALESCE(SUM(n_rows), 0) FROM log WHERE model = ?",
+                                  (name,)).fetchone()
+        return int(row[0])
+
+    # -- pending predictions ---------------------------------------------------------------
+    def next_pending_id(self, name):
+        with self.lock:
+            row = self.db.execute("SELECT MAX(pid) FROM pending WHERE model = ?",
+                                  (name,)).fetchone()
+        return 0 if row[0] is None else row[0] + 1
+
+    def add_pending(self, db, name, pids, X, predictions, scores):
+        now = time.time()
+        rows = []
+        for i, pid in enumerate(pids):
+            layout, n_cols, data, indices, _ = encode_rows(X[i:i + 1])
+            rows.append((name, pid, layout, n_cols, data, indices,
+                         json.dumps(predictions[i]), float(scores[i]), now))
+        db.executemany("INSERT INTO pending VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+
+    def pending(self, name, pids):
+        """{pid: (X row (1 × d), prediction)} for the pending ids of ``name`` among pids."""
+        found = {}
+        with self.lock:
+            for pid in pids:
+                row = self.db.execute("SELECT layout, n_cols, data, indices, prediction FROM "
+                                      "pending WHERE model = ? AND pid = ?",
+                                      (name, pid)).fetchone()
+                if row is not None:
+                    layout, n_cols, data, indices, prediction = row
+                    indptr = None if layout == "dense" else np.array(
+                        [0, len(data) // 8], np.int64).tobytes()
+                    found[pid] = (decode_rows(layout, 1, n_cols, data, indices, indptr),
+                                  json.loads(prediction))
+        return found
+
+    def remove_pending(self, db, name, pids):
+        db.executemany("DELETE FROM pending WHERE model = ? AND pid = ?",
+                       [(name, pid) for pid in pids])
+
+    # -- vocabulary ------------------------------------------------------------------------
+    def vocabulary(self, name):
+        with self.lock:
+            rows = self.db.execute("SELECT feature, col FROM vocabulary WHERE model = ?",
+                                   (name,)).fetchall()
+        return dict(rows)
+
+    def add_vocabulary(self, name, entries):
+        with self.transaction() as db:
+            db.executemany("INSERT INTO vocabulary VALUES (?, ?, ?)",
+                           [(name, feature, col) for feature, col in entries])
+
+    # -- idempotency -----------------------------------------------------------------------
+    def stored_response(self, key):
+        with self.lock:
+            row = self.db.execute("SELECT status, body FROM idempotency WHERE key = ?",
+                                  (key,)).fetchone()
+        return None if row is None else (row[0], json.loads(row[1]))
+
+    def store_response(self, db, key, status, body):
+        db.execute("INSERT INTO idempotency VALUES (?, ?, ?, ?)",
+                   (key, status, json.dumps(body), time.time()))
+
+
+def _like_prefix(name):
+    escaped = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return escaped + "\x00%"
+
+
+class _Transaction:
+    def __init__(self, store):
+        self.store = store
+
+    def __enter__(self):
+        self.store.lock.acquire()
+        try:
+            self.store.db.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            self.store.lock.release()
+            raise
+        return self.store.db
+
+    def __exit__(self, kind, value, traceback):
+        try:
+            self.store.db.execute("COMMIT" if kind is None else "ROLLBACK")
+        finally:
+            self.store.lock.release()
+        return False
