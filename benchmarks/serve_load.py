@@ -17,6 +17,10 @@ own JSON encoding is not measured; the clients and the server share the machine'
 The server's and the clients' CPU seconds are read from /proc: the ratio to the wall time says
 which side is saturated. A 503 (the model's queue full) is counted and retried after 10 ms.
 
+On a machine shared with other work the server gets only a share of the cores; the CPU
+seconds it used per request (``server_cpu_ms_per_request``, ``rows_per_server_cpu_s``) are
+the figures that do not depend on that share. The load average is recorded with each phase.
+
 Targets (issue 26): learn ≥ 20,000 rows/s with 100-row batches at d = 100, predict p99 < 10 ms.
 
 Usage: python benchmarks/serve_load.py [--clients 16] [--seconds 10] [--d 100] [--batch 100]
@@ -179,11 +183,16 @@ def run_phase(server, path, bodies_per_client, seconds, tag):
     cpu1, own1 = cpu_seconds(server.proc.pid), time.process_time()
     latencies = np.array([x for lat, _, _ in out for x in lat])
     errors = [e for _, _, errs in out for e in errs]
+    server_cpu = None if cpu0 is None else cpu1 - cpu0
     return {
         "requests": int(latencies.size), "seconds": round(elapsed, 3),
         "busy_503": sum(b for _, b, _ in out), "errors": len(errors), "first_errors": errors[:3],
-        "server_cpu_per_s": None if cpu0 is None else round((cpu1 - cpu0) / elapsed, 2),
+        "server_cpu_per_s": None if server_cpu is None else round(server_cpu / elapsed, 2),
+        # what one request costs the server, whatever share of the machine it was given
+        "server_cpu_ms_per_request": None if server_cpu is None or not latencies.size
+        else round(1e3 * server_cpu / latencies.size, 3),
         "clients_cpu_per_s": round((own1 - own0) / elapsed, 2),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
     }, latencies
 
 
@@ -218,6 +227,9 @@ def bench(durable, args, log_path):
         bodies = [learn_bodies(rng, w, args.batch, args.d) for _ in range(args.clients)]
         stats, latencies = run_phase(server, "/models/bench/learn", bodies, args.seconds, "learn")
         stats["rows_per_s"] = round(stats["requests"] * args.batch / stats["seconds"])
+        if stats["server_cpu_ms_per_request"]:
+            stats["rows_per_server_cpu_s"] = round(
+                1e3 * args.batch / stats["server_cpu_ms_per_request"])
         stats.update(percentiles(latencies))
         result["learn"] = stats
         bodies = [predict_bodies(rng, args.d) for _ in range(args.clients)]
@@ -242,8 +254,9 @@ def table(results, args):
     lines = [f"olc serve on loopback: {args.clients} clients, d = {args.d}, "
              f"{args.batch}-row learn batches, {args.seconds:g} s per phase",
              f"{'durable':>8} | {'learn rows/s':>12} | {'learn p50/p99 ms':>16} | "
-             f"{'predict p50/p99 ms (16 clients)':>31} | {'req/s':>6} | "
-             f"{'predict p50/p99 ms (1 client)':>29} | {'server CPU/s':>12}"]
+             f"{f'predict p50/p99 ms ({args.clients} clients)':>31} | {'req/s':>6} | "
+             f"{'predict p50/p99 ms (1 client)':>29} | {'server CPU/s':>12} | "
+             f"{'rows/server CPU-s':>17} | {'CPU ms/predict':>14}"]
     for r in results:
         learn, loaded, alone = r["learn"], r["predict_loaded"], r["predict_alone"]
         lines.append(
@@ -252,7 +265,9 @@ def table(results, args):
             f"{loaded.get('p50_ms', 0):>14.2f} /{loaded.get('p99_ms', 0):>14.2f} | "
             f"{loaded['requests_per_s']:>6,} | "
             f"{alone.get('p50_ms', 0):>13.2f} /{alone.get('p99_ms', 0):>13.2f} | "
-            f"{learn['server_cpu_per_s']!s:>5} / {loaded['server_cpu_per_s']!s:<5}")
+            f"{learn['server_cpu_per_s']!s:>5} / {loaded['server_cpu_per_s']!s:<5} | "
+            f"{learn.get('rows_per_server_cpu_s', 0):>17,} | "
+            f"{loaded['server_cpu_ms_per_request']!s:>14}")
     return "\n".join(lines)
 
 

@@ -15,6 +15,7 @@
   const percent = new Intl.NumberFormat(undefined, {
     style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1,
   });
+  const tickPercent = new Intl.NumberFormat(undefined, { style: "percent", maximumFractionDigits: 1 });
   const compact = new Intl.NumberFormat(undefined, { notation: "compact", maximumFractionDigits: 1 });
 
   const byId = (id) => document.getElementById(id);
@@ -226,7 +227,7 @@
       const y = py(e).toFixed(1);
       grid.append(svg("line", { x1: m.left, x2: width - m.right, y1: y, y2: y }));
       grid.append(svg("text", { x: m.left - 6, y, dy: "0.32em", "text-anchor": "end" },
-        percent.format(e)));
+        tickPercent.format(e)));
     }
     for (const t of xTicks(xMax, width < 360 ? 3 : 5)) {
       const x = px(t).toFixed(1);
