@@ -258,7 +258,8 @@ class ModelHost:
             record = learner.predict_then_learn(job.X, np.asarray(job.labels),
                                                 classes=self.entry.classes)
         except StreamStoppedError as error:
-            message = RequestError(422, f"row {error.row}: {error}", f"rows[{error.row}]")
+            message = RequestError(422, f"rows[{error.row}]: {error} (the service applied none "
+                                   "of this request's rows)", f"rows[{error.row}]")
             if int(getattr(learner, "n_steps_", 0)) != steps:
                 raise _Dirty(message) from None
             raise message from None
