@@ -154,7 +154,8 @@ async def predict(request):
         raise RequestError(422, "'rows' is missing", "rows")
     X, vocabulary = _rows(service, host, body)
     _keep_vocabulary(host, vocabulary)
-    return _json(await asyncio.to_thread(host.predict, X, key))
+    body, replayed = await asyncio.to_thread(host.predict, X, key)
+    return JSONResponse(body, headers={"Idempotent-Replay": "true"} if replayed else None)
 
 
 async def learn(request):
