@@ -73,6 +73,7 @@ class ModelHost:
         self.metrics = metrics
         self.config = config
         self.lock = threading.Lock()
+        self.keyed = threading.Lock()  # keyed predictions, one at a time
         self.queue = None
         self.worker = None
         self.closed = False
@@ -134,7 +135,19 @@ class ModelHost:
 
     # -- predictions -----------------------------------------------------------------------
     def predict(self, X, key):
-        """Predict rows X (in a thread), keep them as pending under new event ids."""
+        """Predict rows X (in a thread), keep them as pending under new event ids. With an
+        idempotency key: (the stored answer, True) when the key was seen, else (answer,
+        False) — keyed predictions of a model are serialized so that racing copies of one
+        request keep its rows once."""
+        if key is None:
+            return self._predict(X, None), False
+        with self.keyed:
+            stored = self.store.stored_response(key)
+            if stored is not None:
+                return stored[1], True
+            return self._predict(X, key), False
+
+    def _predict(self, X, key):
         with self.lock:
             learner = self.learner
             if not hasattr(learner, "classes_"):
@@ -258,7 +271,8 @@ class ModelHost:
             record = learner.predict_then_learn(job.X, np.asarray(job.labels),
                                                 classes=self.entry.classes)
         except StreamStoppedError as error:
-            message = RequestError(422, f"row {error.row}: {error}", f"rows[{error.row}]")
+            message = RequestError(422, f"rows[{error.row}]: {error} (the service applied none "
+                                   "of this request's rows)", f"rows[{error.row}]")
             if int(getattr(learner, "n_steps_", 0)) != steps:
                 raise _Dirty(message) from None
             raise message from None

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-__all__ = ["RequestError", "read_json", "parse_rows", "parse_labels", "require"]
+__all__ = ["RequestError", "check_finite", "read_json", "parse_rows", "parse_labels", "require"]
 
 
 class RequestError(Exception):
@@ -43,21 +43,30 @@ async def read_body(request, limit):
     return b"".join(chunks)
 
 
-def _reject_constant(name):
-    raise ValueError(f"{name} is not a number JSON allows")
-
-
 async def read_json(request, limit):
-    """The body as a JSON object (NaN/Infinity literals refused)."""
+    """The body as a JSON object. NaN/Infinity literals (not JSON, but what many encoders
+    write) are read as floats, so that the check of their field names them."""
     raw = await read_body(request, limit)
     try:
-        body = json.loads(raw, parse_constant=_reject_constant)
+        body = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
         raise RequestError(400, f"the body is not valid JSON: {exc}", "body") from None
     if not isinstance(body, dict):
         raise RequestError(400, f"the body must be a JSON object, got {type(body).__name__}",
                            "body")
     return body
+
+
+def check_finite(value, field):
+    """Refuse NaN/±inf anywhere inside ``value`` (a parameter object), naming the place."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise RequestError(422, f"{field} is {value}: not a finite number", field)
+    if isinstance(value, dict):
+        for key, item in value.items():
+            check_finite(item, f"{field}.{key}")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            check_finite(item, f"{field}[{i}]")
 
 
 def require(body, key, kinds, what):

@@ -7,8 +7,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from .metrics import CONTENT_TYPE
-from .parsing import RequestError, check_label, parse_labels, parse_rows, read_body, \
-    read_json, require
+from .parsing import RequestError, check_finite, check_label, parse_labels, parse_rows, \
+    read_body, read_json, require
 from .parsing import Vocabulary
 from .host import Job
 
@@ -61,6 +61,7 @@ async def create_model(request):
         params = {}
     if not isinstance(params, dict):
         raise RequestError(422, "'params' must be an object of parameter: value", "params")
+    check_finite(params, "params")
     n_features = body.get("n_features")
     if n_features is not None and (isinstance(n_features, bool) or
                                    not isinstance(n_features, int) or n_features < 1):
@@ -153,7 +154,8 @@ async def predict(request):
         raise RequestError(422, "'rows' is missing", "rows")
     X, vocabulary = _rows(service, host, body)
     _keep_vocabulary(host, vocabulary)
-    return _json(await asyncio.to_thread(host.predict, X, key))
+    body, replayed = await asyncio.to_thread(host.predict, X, key)
+    return JSONResponse(body, headers={"Idempotent-Replay": "true"} if replayed else None)
 
 
 async def learn(request):

@@ -95,10 +95,8 @@ class Service:
         try:
             learner = make(learner_name, **params)
             learner._hyperparameters()  # the learner's own validation and messages
-        except TypeError as exc:
-            raise RequestError(422, str(exc), "params") from None
-        except (InputError, ValueError) as exc:
-            raise RequestError(422, str(exc), "params") from None
+        except (TypeError, InputError, ValueError) as exc:
+            raise RequestError(422, str(exc), _parameter_field(str(exc), params)) from None
         if classes is not None:
             _check_classes(classes)
         self.store.add_model(name, learner_name, params, n_features, classes)
@@ -149,6 +147,15 @@ class Service:
         for host in self.hosts.values():
             host.close()
         self.store.close()
+
+
+def _parameter_field(message, params):
+    """``params.<name>`` for the parameter an error message names (the first one given
+    that it mentions), else ``params``."""
+    for name in params:
+        if re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", message):
+            return f"params.{name}"
+    return "params"
 
 
 def _check_classes(classes):
