@@ -217,7 +217,12 @@
       return;
     }
     const xMax = Math.max(rows[n - 1], 1);
-    const yMax = niceCeiling(Math.max(...errors.slice(0, n)) * 1.05);
+    // The first rows' error is noise (0 % or 100 % after one row): once there are enough rows,
+    // the axis fits the curve after the first 2 % of them and the early part is cut off at
+    // the top (and the caption says so).
+    const settled = xMax >= 200 ? rows.findIndex((r) => r >= Math.max(10, 0.02 * xMax)) : 0;
+    const yMax = niceCeiling(Math.max(...errors.slice(Math.max(settled, 0), n)) * 1.05);
+    const cut = errors.slice(0, n).some((e) => e > yMax);
     const px = (r) => m.left + (r / xMax) * plotW;
     const py = (e) => m.top + (1 - e / yMax) * plotH;
 
@@ -242,7 +247,12 @@
 
     const points = [];
     for (let i = 0; i < n; i++) points.push(`${px(rows[i]).toFixed(1)},${py(errors[i]).toFixed(1)}`);
-    chart.append(svg("polyline", { class: "line", points: points.join(" "), "data-points": n }));
+    const clipId = `${chart.closest(".card").querySelector("h3").id}-plot`;
+    const clip = svg("clipPath", { id: clipId });
+    clip.append(svg("rect", { x: m.left - 4, y: m.top - 4, width: plotW + 8, height: plotH + 8 }));
+    chart.append(clip);
+    chart.append(svg("polyline", { class: "line", points: points.join(" "), "data-points": n,
+      "clip-path": `url(#${clipId})` }));
     const last = errors[n - 1];
     chart.append(svg("circle", { class: "dot", cx: px(rows[n - 1]).toFixed(1),
       cy: py(last).toFixed(1), r: 3.5 }));
@@ -252,7 +262,8 @@
     chart.setAttribute("aria-label", summary);
     chart.prepend(svg("title", {}, summary));
     caption.textContent = `Progressive error over ${integer.format(rows[n - 1])} rows ` +
-      `(now ${percent.format(last)}).`;
+      `(now ${percent.format(last)}).` +
+      (cut ? ` The first rows, above ${tickPercent.format(yMax)}, are cut off.` : "");
   }
 
   function redrawAll() {
