@@ -136,6 +136,8 @@ return Array.from(document.querySelectorAll('#cards .card')).map(card => {
     points: line ? line.getAttribute('points').trim().split(/\\s+/).map(p => p.split(',').map(Number)) : [],
     label: svg.getAttribute('aria-label'),
     svgWidth: svg.getBoundingClientRect().width,
+    viewBox: (svg.getAttribute('viewBox') || '').split(' ').map(Number),
+    caption: card.querySelector('.caption').textContent,
   };
 });
 """
@@ -237,6 +239,24 @@ def assert_page_matches_api(page, api, traffic):
                                  f"{traffic.rows[name]:,} rows")
 
 
+def assert_axis_fits_the_settled_curve(card, api, name):
+    """From 200 rows on, the error axis fits the curve after its first 2 % of rows (≥ 10): those
+    points lie inside the plot; earlier ones may be cut off at the top, and then the caption
+    says so."""
+    curve = api.get(f"/models/{name}/curve", params={"points": 200}).json()
+    assert curve["rows"][-1] >= 200
+    _, _, width, height = card["viewBox"]
+    top, bottom = 12, height - 34  # the chart's margins (dashboard.js CHART_MARGIN)
+    settled = max(10, 0.02 * curve["rows"][-1])
+    ys = [y for (_, y), r in zip(card["points"], curve["rows"])]
+    assert all(top - 0.05 <= y <= bottom + 0.05
+               for y, r in zip(ys, curve["rows"]) if r >= settled)
+    assert all(y <= bottom + 0.05 for y in ys)
+    assert ("are cut off" in card["caption"]) == any(y < top - 0.05 for y in ys)
+    # the axis is not needlessly tall: the settled curve reaches above its lower half
+    assert min(y for y, r in zip(ys, curve["rows"]) if r >= settled) < (top + bottom) / 2
+
+
 # -- the tests -----------------------------------------------------------------------------
 def test_dashboard_shows_each_models_counts_and_live_curve(tmp_path, browser):
     app = create_app(tmp_path / "store", snapshot_every=50)
@@ -246,7 +266,7 @@ def test_dashboard_shows_each_models_counts_and_live_curve(tmp_path, browser):
         traffic.create("beta", "pa-i", {"C": 0.5})
         for _ in range(3):
             traffic.learn("alpha", 20)
-            traffic.learn("beta", 50)
+            traffic.learn("beta", 70)
         traffic.predict_then_feedback("beta", 5)
 
         viewport(browser, DESKTOP)
@@ -256,6 +276,7 @@ def test_dashboard_shows_each_models_counts_and_live_curve(tmp_path, browser):
                  f"the rows {traffic.rows}")
         assert_page_matches_api(read_page(browser), api, traffic)
         assert len(read_page(browser)["alpha"]["points"]) == 60  # ≤ 200 rows: every row
+        assert_axis_fits_the_settled_curve(read_page(browser)["beta"], api, "beta")
         desktop = screenshot(browser, tmp_path, "dashboard-desktop")
 
         # more learning: the page follows within a few refreshes, curve included
