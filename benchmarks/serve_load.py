@@ -4,9 +4,10 @@ For durability on (``synchronous=FULL``: a learn is acknowledged after its commi
 disk) and off (``--no-durable``), a fresh server runs in its own process (``python -m olc
 serve`` under uvicorn) with one model (PA-I, d dense features), and:
 
-1. learn: CLIENTS threads (one ``httpx.Client`` each, keep-alive) post batches of BATCH
-   labelled rows in a closed loop for SECONDS; throughput = acknowledged rows / elapsed;
-2. predict, loaded: CLIENTS threads post single-row predictions for SECONDS; each request's
+1. learn: CLIENTS clients (each its own process with one keep-alive ``httpx.Client``: threads
+   of one process would measure that process's GIL) post batches of BATCH labelled rows in a
+   closed loop for SECONDS; throughput = acknowledged rows / elapsed;
+2. predict, loaded: CLIENTS clients post single-row predictions for SECONDS; each request's
    latency (send to parsed answer, as the client sees it) gives p50/p90/p99/max;
 3. predict, alone: one client, the same requests one after another (latency without queueing).
 
@@ -29,6 +30,7 @@ Prints a table on stderr and one JSON object on stdout (and into --out, written 
 """
 import argparse
 import json
+import multiprocessing
 import os
 import random
 import signal
@@ -36,7 +38,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -137,11 +138,14 @@ def predict_bodies(rng, d):
 HEADERS = {"Content-Type": "application/json"}
 
 
-def closed_loop(url, path, bodies, seconds, start, tag, out):
-    """Post bodies in turn until ``seconds`` after ``start``; per request: (latency, ok)."""
+def closed_loop(url, path, bodies, seconds, start, tag, results):
+    """One client (its own process): post bodies in turn from ``start`` for ``seconds``; put
+    (latencies of the answered requests, 503s, errors, CPU seconds, wall start, wall end)."""
     latencies, busy, errors = [], 0, []
     with httpx.Client(base_url=url, timeout=httpx.Timeout(30.0, connect=5.0)) as client:
+        client.get("/healthz")  # connected before the clock starts
         start.wait()
+        cpu0, wall0 = time.process_time(), time.time()
         end = time.perf_counter() + seconds
         i = 0
         while time.perf_counter() < end:
@@ -164,34 +168,39 @@ def closed_loop(url, path, bodies, seconds, start, tag, out):
                 errors.append(f"{response.status_code} {response.text[:200]}")
                 continue
             latencies.append(latency)
-    out.append((latencies, busy, errors))
+        results.put((latencies, busy, errors, time.process_time() - cpu0, wall0, time.time()))
 
 
 def run_phase(server, path, bodies_per_client, seconds, tag):
-    out, start = [], threading.Event()
-    threads = [threading.Thread(target=closed_loop, daemon=True,
-                                args=(server.url, path, bodies, seconds, start, f"{tag}{c}", out))
+    """Every client in its own process (forked, so the bodies are shared): 16 clients in
+    threads of one process would measure that process's GIL, not the server."""
+    context = multiprocessing.get_context("fork")
+    start, results = context.Event(), context.Queue()
+    clients = [context.Process(target=closed_loop, daemon=True,
+                               args=(server.url, path, bodies, seconds, start, f"{tag}{c}",
+                                     results))
                for c, bodies in enumerate(bodies_per_client)]
-    for thread in threads:
-        thread.start()
-    time.sleep(0.2)  # every client connected and waiting
-    cpu0, own0, t0 = cpu_seconds(server.proc.pid), time.process_time(), time.perf_counter()
+    for client in clients:
+        client.start()
+    time.sleep(1.0)  # every client started and connected
+    cpu0 = cpu_seconds(server.proc.pid)
     start.set()
-    for thread in threads:
-        thread.join(timeout=seconds + 60)
-    elapsed = time.perf_counter() - t0
-    cpu1, own1 = cpu_seconds(server.proc.pid), time.process_time()
-    latencies = np.array([x for lat, _, _ in out for x in lat])
-    errors = [e for _, _, errs in out for e in errs]
+    out = [results.get(timeout=seconds + 120) for _ in clients]
+    cpu1 = cpu_seconds(server.proc.pid)
+    for client in clients:
+        client.join(timeout=30)
+    elapsed = max(o[5] for o in out) - min(o[4] for o in out)
+    latencies = np.array([x for o in out for x in o[0]])
+    errors = [e for o in out for e in o[2]]
     server_cpu = None if cpu0 is None else cpu1 - cpu0
     return {
         "requests": int(latencies.size), "seconds": round(elapsed, 3),
-        "busy_503": sum(b for _, b, _ in out), "errors": len(errors), "first_errors": errors[:3],
+        "busy_503": sum(o[1] for o in out), "errors": len(errors), "first_errors": errors[:3],
         "server_cpu_per_s": None if server_cpu is None else round(server_cpu / elapsed, 2),
         # what one request costs the server, whatever share of the machine it was given
         "server_cpu_ms_per_request": None if server_cpu is None or not latencies.size
         else round(1e3 * server_cpu / latencies.size, 3),
-        "clients_cpu_per_s": round((own1 - own0) / elapsed, 2),
+        "clients_cpu_per_s": round(sum(o[3] for o in out) / elapsed, 2),
         "load_average": [round(x, 2) for x in os.getloadavg()],
     }, latencies
 
