@@ -48,6 +48,8 @@ CASES = [
      "rows[0][2]"),
     ("string feature", _post("/models/m/learn", {"rows": [[1, "x", 3]], "labels": ["no"]}),
      422, "rows[0][1]"),
+    ("boolean feature", _post("/models/m/learn", {"rows": [[1, 2, 3], [0.5, True, 3]],
+                                                  "labels": ["no", "no"]}), 422, "rows[1][1]"),
     ("sparse index out of range", _post("/models/m/predict", {"rows": [
         {"indices": [0, 3], "values": [1.0, 2.0]}]}), 422, "rows[0].indices[1]"),
     ("sparse NaN value", _raw("/models/m/predict",

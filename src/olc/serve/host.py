@@ -164,7 +164,9 @@ class ModelHost:
             self.next_pid += X.shape[0]
         body = {"predictions": [{"event_id": f"p{pid}", "prediction": p, "score": float(s)}
                                 for pid, p, s in zip(pids, predictions, scores)]}
-        with self.store.transaction() as db:
+        # Pending predictions are not acknowledged events: their commit does not wait for
+        # the disk (it is synced with the next learn/feedback commit; see Store.transaction).
+        with self.store.transaction(durable=False) as db:
             self.store.add_pending(db, self.entry.name, pids, X, predictions, scores)
             if key is not None:
                 self.store.store_response(db, key, 200, body)

@@ -170,10 +170,12 @@ def _dense(rows, width, field):
             for j, v in enumerate(row):
                 _number(v, f"{field}[{i}][{j}]")
         raise RequestError(422, f"{field}: not a table of numbers", field)  # pragma: no cover
-    if any(isinstance(v, bool) for row in rows for v in row):
-        i, j = next((i, j) for i, row in enumerate(rows) for j, v in enumerate(row)
-                    if isinstance(v, bool))
-        _number(rows[i][j], f"{field}[{i}][{j}]")
+    # NumPy reads true/false as 1/0: look for JSON booleans only in rows holding a 0 or a 1
+    suspects = np.flatnonzero(((X == 0.0) | (X == 1.0)).any(axis=1))
+    for i in suspects.tolist():
+        for j, v in enumerate(rows[i]):
+            if isinstance(v, bool):
+                _number(v, f"{field}[{i}][{j}]")
     bad = ~np.isfinite(X)
     if bad.any():
         i, j = np.argwhere(bad)[0]

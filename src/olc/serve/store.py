@@ -115,9 +115,13 @@ class Store:
         return self.folder / "snapshots" / name
 
     # -- transactions ----------------------------------------------------------------------
-    def transaction(self):
-        """``with store.transaction() as db:`` — one committed transaction, under the lock."""
-        return _Transaction(self)
+    def transaction(self, durable=None):
+        """``with store.transaction() as db:`` — one committed transaction, under the lock.
+        ``durable=False``: this commit does not wait for the disk (``synchronous=NORMAL``):
+        it survives a crash of the process at once, a power cut once a later durable commit
+        (which syncs the whole write-ahead log) is done."""
+        return _Transaction(self, self.durable if durable is None else durable and
+                            self.durable)
 
     # -- models ----------------------------------------------------------------------------
     def models(self):
@@ -244,12 +248,15 @@ def _like_prefix(name):
 
 
 class _Transaction:
-    def __init__(self, store):
+    def __init__(self, store, durable):
         self.store = store
+        self.relaxed = store.durable and not durable
 
     def __enter__(self):
         self.store.lock.acquire()
         try:
+            if self.relaxed:
+                self.store.db.execute("PRAGMA synchronous=NORMAL")
             self.store.db.execute("BEGIN IMMEDIATE")
         except BaseException:
             self.store.lock.release()
@@ -260,5 +267,9 @@ class _Transaction:
         try:
             self.store.db.execute("COMMIT" if kind is None else "ROLLBACK")
         finally:
-            self.store.lock.release()
+            try:
+                if self.relaxed:
+                    self.store.db.execute("PRAGMA synchronous=FULL")
+            finally:
+                self.store.lock.release()
         return False
