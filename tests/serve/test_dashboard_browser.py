@@ -298,6 +298,14 @@ def test_dashboard_shows_each_models_counts_and_live_curve(tmp_path, browser):
         assert all(0 < c["svgWidth"] <= PHONE[0] for c in read_page(browser).values())
         phone = screenshot(browser, tmp_path, "dashboard-phone")
         screenshot(browser, tmp_path, "dashboard-phone-full", full_page=True)
+
+        # deleted models leave the page; with none left it says how to create one
+        assert api.delete("/models/beta").status_code == 204
+        wait_for(browser, lambda: sorted(read_page(browser)) == ["alpha"], "only alpha")
+        assert not browser.find_element(By.ID, "empty").is_displayed()
+        assert api.delete("/models/alpha").status_code == 204
+        wait_for(browser, lambda: read_page(browser) == {}
+                 and browser.find_element(By.ID, "empty").is_displayed(), "no models")
         assert browser_errors(browser) == []
     assert png_size(desktop) == DESKTOP
     assert png_size(phone) == PHONE
