@@ -41,6 +41,7 @@ from olc.serve import create_app  # noqa: E402
 
 D = 5
 WAIT = 30  # seconds for the page to catch up (it refreshes every 3 s)
+API_TIMEOUT = 180  # a learner's first learn compiles it when the numba cache is cold
 DESKTOP, PHONE = (1280, 800), (390, 844)
 TOKEN = "dashboard-test-token-0123456789"
 
@@ -260,7 +261,7 @@ def assert_axis_fits_the_settled_curve(card, api, name):
 # -- the tests -----------------------------------------------------------------------------
 def test_dashboard_shows_each_models_counts_and_live_curve(tmp_path, browser):
     app = create_app(tmp_path / "store", snapshot_every=50)
-    with running(app) as url, httpx.Client(base_url=url, timeout=30) as api:
+    with running(app) as url, httpx.Client(base_url=url, timeout=API_TIMEOUT) as api:
         traffic = Traffic(api, seed=7)
         traffic.create("alpha", "perceptron", {})
         traffic.create("beta", "pa-i", {"C": 0.5})
@@ -336,7 +337,8 @@ def test_dashboard_served_without_data_and_with_security_headers(tmp_path):
 def test_dashboard_behind_a_token_works_with_the_pasted_token(tmp_path, browser):
     app = create_app(tmp_path / "store", token=TOKEN)
     headers = {"Authorization": f"Bearer {TOKEN}"}
-    with running(app) as url, httpx.Client(base_url=url, timeout=30, headers=headers) as api:
+    with running(app) as url, httpx.Client(base_url=url, timeout=API_TIMEOUT,
+                                           headers=headers) as api:
         traffic = Traffic(api, seed=8)
         traffic.create("gamma", "perceptron", {})
         traffic.learn("gamma", 30)
@@ -369,6 +371,7 @@ def test_dashboard_behind_a_token_works_with_the_pasted_token(tmp_path, browser)
         browser.find_element(By.ID, "forget").click()
         wait_for(browser, lambda: "needs a token" in browser.find_element(By.ID, "status").text,
                  "that a token is needed after Forget")
+        assert read_page(browser) == {}  # nothing shown without the token
         assert browser.execute_script("return sessionStorage.getItem('olc-serve-token')") is None
         assert browser_errors(browser) == [] or all(
             "401" in e["message"] for e in browser_errors(browser))

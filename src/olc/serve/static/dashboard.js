@@ -96,6 +96,7 @@
       byId("updated").textContent = "Updated " + new Date().toLocaleTimeString();
     } catch (error) {
       if (error.status === 401 || error.status === 403) {
+        clearCards(); // what was shown under a token is not shown without it
         byId("auth").open = true;
         setProblem(readToken()
           ? `The server refused the token (${error.message}). Paste the right one below.`
@@ -118,7 +119,7 @@
         card = newCard(model.name);
         state.cards.set(model.name, card);
       }
-      container.appendChild(card); // keeps the cards in name order (a no-op when in place)
+      container.appendChild(card); // re-appended in name order: the cards stay sorted
       fillCard(card, model);
       const curve = curves[i];
       if (curve instanceof Error) {
@@ -132,6 +133,13 @@
       if (!seen.has(name)) { card.remove(); state.cards.delete(name); state.curves.delete(name); }
     }
     byId("empty").hidden = models.length > 0;
+  }
+
+  function clearCards() {
+    for (const card of state.cards.values()) card.remove();
+    state.cards.clear();
+    state.curves.clear();
+    byId("empty").hidden = true;
   }
 
   function newCard(name) {
