@@ -44,7 +44,7 @@ def create_app(store_dir, *, token=None, snapshot_every=1000, snapshot_seconds=6
             yield
         finally:
             for host in list(service.hosts.values()):
-                await _drain(host)
+                await host.drain()
             service.close()
 
     routes = api_routes() + _dashboard_routes()
@@ -53,16 +53,6 @@ def create_app(store_dir, *, token=None, snapshot_every=1000, snapshot_seconds=6
     app.state.service = service
     app.add_middleware(_Guard, config=config, metrics=service.metrics)
     return app
-
-
-async def _drain(host):
-    """Let the writer finish what it has accepted, then stop it."""
-    if host.queue is not None and host.worker is not None and not host.worker.done():
-        while not host.queue.empty():
-            import asyncio
-
-            await asyncio.sleep(0.01)
-    host.close()
 
 
 def _dashboard_routes():

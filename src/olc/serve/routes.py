@@ -98,8 +98,9 @@ async def download_model(request):
 async def delete_model(request):
     service = _service(request)
     name = request.path_params["name"]
-    service.host(name)
+    host = service.host(name)
     await asyncio.to_thread(service.delete, name)
+    host.stop_worker()
     return Response(status_code=204)
 
 

@@ -99,6 +99,7 @@ class Service:
             raise RequestError(422, str(exc), _parameter_field(str(exc), params)) from None
         if classes is not None:
             _check_classes(classes)
+        self._clear_leftovers(name)
         self.store.add_model(name, learner_name, params, n_features, classes)
         return self._host(name, learner_name, params, n_features, classes)
 
@@ -124,9 +125,16 @@ class Service:
         n_features = int(learner.n_features_in_) if fitted else None
         classes = learner.classes_.tolist() if fitted else None
         steps = int(learner.n_steps_) if fitted else 0
+        self._clear_leftovers(name)
         self.store.add_model(name, learner_name, params, n_features, classes, base=data,
                              base_event=steps)
         return self._host(name, learner_name, params, n_features, classes, data, steps)
+
+    def _clear_leftovers(self, name):
+        """What a deleted model of this name may have left (a kill during its deletion):
+        its snapshots must never stand for the new model."""
+        self.store.delete_model(name)
+        shutil.rmtree(self.store.snapshot_folder(name), ignore_errors=True)
 
     def _host(self, name, learner_name, params, n_features, classes, base=None, base_event=0):
         entry = Entry(name, learner_name, params, n_features, classes, time.time(), base,
@@ -136,11 +144,14 @@ class Service:
         return host
 
     def delete(self, name):
+        """Stop the model's writes (a batch being applied is committed first: the lock),
+        then remove its rows and snapshots."""
         host = self.host(name)
-        host.close()
+        host.closed = True
         del self.hosts[name]
-        self.store.delete_model(name)
-        shutil.rmtree(self.store.snapshot_folder(name), ignore_errors=True)
+        with host.lock:
+            self.store.delete_model(name)
+            shutil.rmtree(self.store.snapshot_folder(name), ignore_errors=True)
         self.metrics.forget(name)
 
     def close(self):
