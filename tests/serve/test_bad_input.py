@@ -57,6 +57,8 @@ CASES = [
      422, "rows[0].values[0]"),
     ("unknown label", _post("/models/m/learn", {"rows": [[1, 2, 3]], "labels": ["maybe"]}),
      422, "labels[0]"),
+    ("labels mixing types", _post("/models/m/learn", {"rows": [[1, 2, 3], [1, 2, 3]],
+                                                      "labels": ["no", 1]}), 422, "labels[1]"),
     ("labels/rows mismatch", _post("/models/m/learn", {"rows": [[1, 2, 3]],
                                                        "labels": ["no", "yes"]}), 422, "labels"),
     ("missing labels", _post("/models/m/learn", {"rows": [[1, 2, 3]]}), 422, "labels"),

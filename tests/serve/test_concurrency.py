@@ -225,3 +225,18 @@ def test_deleting_a_model_while_it_learns_leaves_nothing_behind(store, monkeypat
     assert feedback == 404  # the old model's pending p0 went with it
     assert not (store / "snapshots" / "m").exists() or not any(
         (store / "snapshots" / "m").iterdir())
+
+
+def test_racing_creates_of_one_name_make_one_model(store):
+    app = create_app(store)
+
+    async def scenario(client):
+        body = {"name": "m", "learner": "perceptron"}
+        answers = await asyncio.gather(*[client.post("/models", json=body) for _ in range(5)])
+        listed = (await client.get("/models")).json()["models"]
+        return sorted(a.status_code for a in answers), answers, listed
+
+    codes, answers, listed = _run(app, scenario)
+    assert codes == [201, 409, 409, 409, 409]
+    assert all(a.json()["field"] == "name" for a in answers if a.status_code == 409)
+    assert [m["name"] for m in listed] == ["m"]

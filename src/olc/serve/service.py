@@ -47,7 +47,11 @@ class Config:
 
 
 class Service:
-    """The store and the hosts of its models (recovered on construction)."""
+    """The store and the hosts of its models (recovered on construction).
+
+    ``hosts`` is changed only in the event loop (the routes, under ``admin``, one model
+    operation at a time); ``create``, ``upload`` and ``delete`` do the slow part in a thread
+    and return."""
 
     def __init__(self, store_dir, config):
         self.config = config
@@ -139,16 +143,13 @@ class Service:
     def _host(self, name, learner_name, params, n_features, classes, base=None, base_event=0):
         entry = Entry(name, learner_name, params, n_features, classes, time.time(), base,
                       base_event)
-        host = ModelHost(entry, self.store, self.metrics, self.config)
-        self.hosts[name] = host
-        return host
+        return ModelHost(entry, self.store, self.metrics, self.config)
 
-    def delete(self, name):
+    def delete(self, host):
         """Stop the model's writes (a batch being applied is committed first: the lock),
-        then remove its rows and snapshots."""
-        host = self.host(name)
+        then remove its rows and snapshots. (The caller has taken it out of ``hosts``.)"""
+        name = host.entry.name
         host.closed = True
-        del self.hosts[name]
         with host.lock:
             self.store.delete_model(name)
             shutil.rmtree(self.store.snapshot_folder(name), ignore_errors=True)
