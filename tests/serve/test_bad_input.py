@@ -57,6 +57,8 @@ CASES = [
      422, "rows[0].values[0]"),
     ("unknown label", _post("/models/m/learn", {"rows": [[1, 2, 3]], "labels": ["maybe"]}),
      422, "labels[0]"),
+    ("labels mixing types", _post("/models/m/learn", {"rows": [[1, 2, 3], [1, 2, 3]],
+                                                      "labels": ["no", 1]}), 422, "labels[1]"),
     ("labels/rows mismatch", _post("/models/m/learn", {"rows": [[1, 2, 3]],
                                                        "labels": ["no", "yes"]}), 422, "labels"),
     ("missing labels", _post("/models/m/learn", {"rows": [[1, 2, 3]]}), 422, "labels"),
@@ -147,3 +149,35 @@ def test_healthz_needs_no_token_but_everything_else_does(client):
     assert client.get("/metrics").status_code == 401
     assert client.get("/models").status_code == 401
     assert client.get("/models", headers=AUTH).status_code == 200
+
+
+def test_the_dashboard_paths_need_no_token_but_the_api_does(tmp_path, monkeypatch):
+    """The page and its assets hold no data (the dashboard declares them with
+    ``is_public_path``): a browser loads them without a token, then calls the API with one."""
+    import importlib.machinery
+    import sys
+    import types
+
+    from starlette.responses import PlainTextResponse
+    from starlette.routing import Route
+
+    async def page(request):
+        return PlainTextResponse("the page")
+
+    fake = types.ModuleType("olc.serve.dashboard")
+    fake.__spec__ = importlib.machinery.ModuleSpec("olc.serve.dashboard", None)
+    fake.dashboard_routes = lambda: [Route("/", page), Route("/static/app.js", page)]
+    fake.is_public_path = lambda path: path == "/" or path.startswith("/static/")
+    monkeypatch.setitem(sys.modules, "olc.serve.dashboard", fake)
+    with served(tmp_path / "store", token=TOKEN) as client:
+        assert client.get("/").text == "the page"
+        assert client.get("/static/app.js").status_code == 200
+        assert client.post("/").status_code == 401  # only reading is open
+        assert client.get("/models").status_code == 401
+        assert client.get("/models", headers=AUTH).status_code == 200
+        assert 'route="/static"' in client.get("/metrics", headers=AUTH).text
+
+
+def test_without_the_dashboard_the_root_is_a_json_404(client):
+    response = client.get("/", headers=AUTH)
+    assert response.status_code == 404 and response.json()["field"] is None

@@ -178,3 +178,65 @@ def test_a_full_queue_answers_503_with_retry_after(store, monkeypatch):
         if a.status_code == 503:
             assert a.headers["retry-after"] == "1" and a.json()["field"] is None
     assert summary["rows_seen"] == 2 * codes.count(200)
+
+
+def test_deleting_a_model_while_it_learns_leaves_nothing_behind(store, monkeypatch):
+    """A batch being applied when its model is deleted is answered (committed, then removed
+    with the model); queued ones are refused with 404; nothing hangs, and a new model of the
+    same name starts empty (no log rows, pending predictions or snapshots of the old one)."""
+    X, y = blobs(40, 3, seed=2)
+    app = create_app(store, snapshot_every=1)
+    gate = threading.Event()
+
+    async def scenario(client):
+        await _create(client)
+        await client.post("/models/m/learn", json={"rows": X[:10].tolist(),
+                                                    "labels": y[:10].tolist()})
+        await client.post("/models/m/predict", json={"rows": X[10:12].tolist()})
+        host = app.state.service.hosts["m"]
+        original = host.apply
+
+        def held(jobs):
+            gate.wait(5)
+            return original(jobs)
+
+        monkeypatch.setattr(host, "apply", held)
+        body = {"rows": X[10:20].tolist(), "labels": y[10:20].tolist()}
+        learns = [asyncio.create_task(client.post("/models/m/learn", json=body))
+                  for _ in range(3)]
+        await asyncio.sleep(0.2)
+        deleting = asyncio.create_task(client.delete("/models/m"))
+        await asyncio.sleep(0.2)
+        gate.set()
+        assert (await deleting).status_code == 204
+        codes = [(await t).status_code for t in learns]
+        late = await client.post("/models/m/learn", json=body)
+        await _create(client)
+        fresh = (await client.get("/models/m")).json()
+        p = await client.post("/models/m/feedback", json={"events": [
+            {"event_id": "p0", "label": "no"}]})
+        return codes, late.status_code, fresh, p.status_code
+
+    codes, late, fresh, feedback = _run(app, scenario)
+    assert all(code in (200, 404) for code in codes) and 404 in codes
+    assert late == 404
+    assert fresh["rows_seen"] == fresh["events_logged"] == 0
+    assert fresh["last_snapshot_event"] is None
+    assert feedback == 404  # the old model's pending p0 went with it
+    assert not (store / "snapshots" / "m").exists() or not any(
+        (store / "snapshots" / "m").iterdir())
+
+
+def test_racing_creates_of_one_name_make_one_model(store):
+    app = create_app(store)
+
+    async def scenario(client):
+        body = {"name": "m", "learner": "perceptron"}
+        answers = await asyncio.gather(*[client.post("/models", json=body) for _ in range(5)])
+        listed = (await client.get("/models")).json()["models"]
+        return sorted(a.status_code for a in answers), answers, listed
+
+    codes, answers, listed = _run(app, scenario)
+    assert codes == [201, 409, 409, 409, 409]
+    assert all(a.json()["field"] == "name" for a in answers if a.status_code == 409)
+    assert [m["name"] for m in listed] == ["m"]

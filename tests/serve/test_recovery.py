@@ -173,3 +173,35 @@ def test_a_batch_stopped_by_overflow_leaves_the_model_as_it_was(store):
     offline.partial_fit(X[:40], y[:40], classes=["no", "yes"])
     offline.partial_fit(X[40:], y[40:])
     assert _state(offline) == final
+
+
+def test_a_failed_commit_answers_503_and_leaves_the_model_as_the_log_says(store, monkeypatch):
+    import sqlite3
+
+    X, y = blobs(60, 3, seed=13)
+    with served(store) as client:
+        create(client, "m", "pa-i", classes=["no", "yes"])
+        client.post("/models/m/learn", json={"rows": X[:30].tolist(), "labels": y[:30].tolist()})
+        before = _state(learner_from_bytes(client.get("/models/m/snapshot").content))
+        service = client.app.state.service
+        original = service.store.append_batch
+
+        def failing(*args, **kwargs):
+            raise sqlite3.OperationalError("disk I/O error")
+
+        monkeypatch.setattr(service.store, "append_batch", failing)
+        r = client.post("/models/m/learn", json={"rows": X[30:].tolist(),
+                                                 "labels": y[30:].tolist()})
+        assert r.status_code == 503 and r.headers["retry-after"] == "1", r.text
+        assert "disk I/O error" in r.json()["error"]
+        assert _state(learner_from_bytes(client.get("/models/m/snapshot").content)) == before
+        assert client.get("/models/m").json()["events_logged"] == 30
+        monkeypatch.setattr(service.store, "append_batch", original)
+        r = client.post("/models/m/learn", json={"rows": X[30:].tolist(),
+                                                 "labels": y[30:].tolist()})
+        assert r.status_code == 200 and r.json()["first_event"] == 30
+        final = _state(learner_from_bytes(client.get("/models/m/snapshot").content))
+    offline = olc.make("pa-i")
+    offline.partial_fit(X[:30], y[:30], classes=["no", "yes"])
+    offline.partial_fit(X[30:], y[30:])
+    assert _state(offline) == final

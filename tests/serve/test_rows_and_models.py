@@ -127,3 +127,14 @@ def test_metrics_are_prometheus_text(store):
     buckets = [v for k, v in samples.items() if k.startswith(f"olc_request_seconds_bucket{{{learn}")]
     assert buckets == sorted(buckets) and buckets[-1] == 2  # cumulative, +Inf = count
     assert samples[f"olc_request_seconds_count{{{learn}}}"] == 2
+
+
+def test_labels_of_one_batch_are_all_strings_or_all_numbers(store):
+    with served(store) as client:
+        create(client, "m", "perceptron")  # no classes: the first batch fixes them
+        r = client.post("/models/m/learn", json={"rows": [[1, 2], [3, 4]], "labels": ["a", 1]})
+        assert r.status_code == 422 and r.json()["field"] == "labels[1]"
+        assert "mix" in r.json()["error"]
+        assert client.get("/models/m").json()["rows_seen"] == 0
+        r = client.post("/models/m/learn", json={"rows": [[1, 2], [3, 4]], "labels": [0, 1]})
+        assert r.status_code == 200 and client.get("/models/m").json()["classes"] == [0, 1]

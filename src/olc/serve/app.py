@@ -27,8 +27,9 @@ def create_app(store_dir, *, token=None, snapshot_every=1000, snapshot_seconds=6
     """The service over the store folder ``store_dir`` (created if missing; its models are
     recovered now: the newest valid snapshot of each plus the log after it).
 
-    token: when set, every request but ``GET /healthz`` must carry ``Authorization: Bearer
-    <token>``. durable: SQLite's ``synchronous=FULL`` (an acknowledged event survives a power
+    token: when set, every request but ``GET /healthz`` and the dashboard's page and assets
+    (``olc.serve.dashboard.is_public_path``: they hold no data) must carry
+    ``Authorization: Bearer <token>``. durable: SQLite's ``synchronous=FULL`` (an acknowledged event survives a power
     cut) or ``NORMAL`` (it survives a crash of the process, not of the machine)."""
     config = Config(snapshot_every=snapshot_every, snapshot_seconds=snapshot_seconds,
                     durable=durable, max_body_bytes=max_body_bytes,
@@ -44,33 +45,31 @@ def create_app(store_dir, *, token=None, snapshot_every=1000, snapshot_seconds=6
             yield
         finally:
             for host in list(service.hosts.values()):
-                await _drain(host)
+                await host.drain()
             service.close()
 
-    routes = api_routes() + _dashboard_routes()
+    dashboard_routes, is_public = _dashboard()
+    routes = api_routes() + dashboard_routes
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
         RequestError: _refused, HTTPException: _http_error})
     app.state.service = service
-    app.add_middleware(_Guard, config=config, metrics=service.metrics)
+    app.add_middleware(_Guard, config=config, metrics=service.metrics, is_public=is_public)
     return app
 
 
-async def _drain(host):
-    """Let the writer finish what it has accepted, then stop it."""
-    if host.queue is not None and host.worker is not None and not host.worker.done():
-        while not host.queue.empty():
-            import asyncio
-
-            await asyncio.sleep(0.01)
-    host.close()
-
-
-def _dashboard_routes():
+def _dashboard():
+    """(the dashboard's routes, the predicate of its paths that need no token: the page and
+    its assets hold no data), or a JSON 404 at ``/`` when it is not installed."""
     if importlib.util.find_spec("olc.serve.dashboard") is None:
-        return [Route("/", _no_dashboard, methods=["GET"])]
-    from .dashboard import dashboard_routes
+        return [Route("/", _no_dashboard, methods=["GET"])], _nothing_public
+    from . import dashboard
 
-    return list(dashboard_routes())
+    return list(dashboard.dashboard_routes()), getattr(dashboard, "is_public_path",
+                                                       _nothing_public)
+
+
+def _nothing_public(path):
+    return False
 
 
 async def _no_dashboard(request):
@@ -94,8 +93,9 @@ class _Guard:
     """ASGI middleware: the token check (constant time), the durability header, and the
     request metrics (by route template, so names do not make new series)."""
 
-    def __init__(self, app, config, metrics):
+    def __init__(self, app, config, metrics, is_public=_nothing_public):
         self.app = app
+        self.is_public = is_public
         self.expected = None if config.token is None else f"Bearer {config.token}".encode()
         self.durable = b"true" if config.durable else b"false"
         self.metrics = metrics
@@ -114,7 +114,8 @@ class _Guard:
             await send(message)
 
         path, method = scope["path"], scope["method"]
-        if self.expected is not None and not (path == "/healthz" and method == "GET"):
+        open_path = method in ("GET", "HEAD") and (path == "/healthz" or self.is_public(path))
+        if self.expected is not None and not open_path:
             given = dict(scope["headers"]).get(b"authorization", b"")
             if not hmac.compare_digest(given, self.expected):
                 what = "missing" if not given else "wrong"
@@ -133,7 +134,15 @@ class _Guard:
 
 
 def _template(path):
+    """The route a path belongs to, as a metrics label: a bounded set (model names are
+    templated; unknown paths share one label, so a scan cannot make new series)."""
+    if path in ("/", "/healthz", "/metrics", "/models"):
+        return path
     parts = path.strip("/").split("/")
-    if len(parts) >= 2 and parts[0] == "models":
-        parts[1] = "{name}"
-    return "/" + "/".join(parts[:3])
+    if parts[0] == "models" and len(parts) in (2, 3):
+        return "/models/{name}" + (f"/{parts[2]}" if len(parts) == 3 and parts[2] in
+                                   ("snapshot", "curve", "predict", "learn", "feedback") else
+                                   ("" if len(parts) == 2 else "/other"))
+    if parts[0] == "static":
+        return "/static"
+    return "other"

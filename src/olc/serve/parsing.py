@@ -93,18 +93,21 @@ class Vocabulary:
     (``n_features``) bounds it. ``new`` collects the names a request added (to be logged)."""
 
     def __init__(self, columns, width):
-        self.columns = dict(columns)
+        self.known = columns  # the model's vocabulary (read only here)
+        self.added = {}  # names this request adds
         self.width = width
         self.new = []
 
     def column(self, name, field):
-        col = self.columns.get(name)
+        col = self.known.get(name)
         if col is None:
-            col = len(self.columns)
+            col = self.added.get(name)
+        if col is None:
+            col = len(self.known) + len(self.added)
             if self.width is None or col >= self.width:
                 raise RequestError(422, f"{field}: a new feature name, and the model's "
                                    f"vocabulary is full (n_features={self.width})", field)
-            self.columns[name] = col
+            self.added[name] = col
             self.new.append((name, col))
         return col
 
@@ -223,8 +226,13 @@ def parse_labels(labels, n_rows, classes, field="labels"):
         raise RequestError(422, f"'{field}' must be a list of labels", field)
     if len(labels) != n_rows:
         raise RequestError(422, f"'{field}' has {len(labels)} labels for {n_rows} rows", field)
+    kinds = set()
     for i, label in enumerate(labels):
         check_label(label, f"{field}[{i}]", classes)
+        kinds.add(isinstance(label, str))
+        if len(kinds) > 1:
+            raise RequestError(422, f"{field}[{i}]: labels mix strings and numbers",
+                               f"{field}[{i}]")
     return labels
 
 

@@ -21,6 +21,14 @@ def _service(request):
     return request.app.state.service
 
 
+def _admin(service):
+    """The lock of model operations (create, upload, delete): one at a time."""
+    lock = getattr(service, "admin", None)
+    if lock is None:
+        lock = service.admin = asyncio.Lock()
+    return lock
+
+
 def _json(body, status=200):
     return JSONResponse(body, status_code=status)
 
@@ -70,8 +78,11 @@ async def create_model(request):
     unknown = sorted(set(body) - {"name", "learner", "params", "n_features", "classes"})
     if unknown:
         raise RequestError(422, f"unknown field(s) {', '.join(unknown)}", unknown[0])
-    host = await asyncio.to_thread(service.create, name, learner, params, n_features,
-                                   body.get("classes"))
+    async with _admin(service):
+        service.check_new_name(name)
+        host = await asyncio.to_thread(service.create, name, learner, params, n_features,
+                                       body.get("classes"))
+        service.hosts[name] = host
     return _json(host.summary(), 201)
 
 
@@ -80,7 +91,10 @@ async def upload_model(request):
     name = request.path_params["name"]
     service.check_new_name(name)
     data = await read_body(request, service.config.max_body_bytes)
-    host = await asyncio.to_thread(service.upload, name, data)
+    async with _admin(service):
+        service.check_new_name(name)
+        host = await asyncio.to_thread(service.upload, name, data)
+        service.hosts[name] = host
     return _json(host.summary(), 201)
 
 
@@ -98,8 +112,11 @@ async def download_model(request):
 async def delete_model(request):
     service = _service(request)
     name = request.path_params["name"]
-    service.host(name)
-    await asyncio.to_thread(service.delete, name)
+    async with _admin(service):
+        host = service.host(name)
+        del service.hosts[name]  # no new request reaches it
+        await asyncio.to_thread(service.delete, host)
+        host.stop_worker()
     return Response(status_code=204)
 
 

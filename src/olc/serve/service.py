@@ -47,7 +47,11 @@ class Config:
 
 
 class Service:
-    """The store and the hosts of its models (recovered on construction)."""
+    """The store and the hosts of its models (recovered on construction).
+
+    ``hosts`` is changed only in the event loop (the routes, under ``admin``, one model
+    operation at a time); ``create``, ``upload`` and ``delete`` do the slow part in a thread
+    and return."""
 
     def __init__(self, store_dir, config):
         self.config = config
@@ -99,6 +103,7 @@ class Service:
             raise RequestError(422, str(exc), _parameter_field(str(exc), params)) from None
         if classes is not None:
             _check_classes(classes)
+        self._clear_leftovers(name)
         self.store.add_model(name, learner_name, params, n_features, classes)
         return self._host(name, learner_name, params, n_features, classes)
 
@@ -124,23 +129,30 @@ class Service:
         n_features = int(learner.n_features_in_) if fitted else None
         classes = learner.classes_.tolist() if fitted else None
         steps = int(learner.n_steps_) if fitted else 0
+        self._clear_leftovers(name)
         self.store.add_model(name, learner_name, params, n_features, classes, base=data,
                              base_event=steps)
         return self._host(name, learner_name, params, n_features, classes, data, steps)
 
+    def _clear_leftovers(self, name):
+        """What a deleted model of this name may have left (a kill during its deletion):
+        its snapshots must never stand for the new model."""
+        self.store.delete_model(name)
+        shutil.rmtree(self.store.snapshot_folder(name), ignore_errors=True)
+
     def _host(self, name, learner_name, params, n_features, classes, base=None, base_event=0):
         entry = Entry(name, learner_name, params, n_features, classes, time.time(), base,
                       base_event)
-        host = ModelHost(entry, self.store, self.metrics, self.config)
-        self.hosts[name] = host
-        return host
+        return ModelHost(entry, self.store, self.metrics, self.config)
 
-    def delete(self, name):
-        host = self.host(name)
-        host.close()
-        del self.hosts[name]
-        self.store.delete_model(name)
-        shutil.rmtree(self.store.snapshot_folder(name), ignore_errors=True)
+    def delete(self, host):
+        """Stop the model's writes (a batch being applied is committed first: the lock),
+        then remove its rows and snapshots. (The caller has taken it out of ``hosts``.)"""
+        name = host.entry.name
+        host.closed = True
+        with host.lock:
+            self.store.delete_model(name)
+            shutil.rmtree(self.store.snapshot_folder(name), ignore_errors=True)
         self.metrics.forget(name)
 
     def close(self):
