@@ -330,10 +330,6 @@ def test_dashboard_served_without_data_and_with_security_headers(tmp_path):
     assert urls <= {"http://www.w3.org/2000/svg"}, urls
 
 
-@pytest.mark.xfail(strict=True, reason="core: the token guard (olc/serve/app.py _Guard) refuses "
-                   "GET / and /static/ without a bearer token, so a browser cannot load the page "
-                   "to paste the token into it; the page's paths should be let through "
-                   "(olc.serve.dashboard.is_public_path)")
 def test_dashboard_behind_a_token_works_with_the_pasted_token(tmp_path, browser):
     app = create_app(tmp_path / "store", token=TOKEN)
     headers = {"Authorization": f"Bearer {TOKEN}"}
