@@ -5,7 +5,8 @@ OBPM: margin against the number of members
 The Online Bayes Point Machine (Harrington et al. 2003, Algorithm 2) trains N perceptrons,
 each on its own Bernoulli(τ) sub-stream, and predicts with their average. More members give
 a classifier closer to the "centre" of the version space, and so a larger margin. We measure
-the final margin on the whole data set for N from 1 to 64, over five seeds.
+the final margin on the whole data set for N from 1 to 64, averaged over five seeds (a
+point is missing where some seed's classifier does not yet separate the data).
 """
 import matplotlib.pyplot as plt
 import numpy as np

@@ -6,7 +6,9 @@ Training on a Dask cluster
 on data spread over a cluster: each block of rows runs one online pass from the current mixed
 weights on the worker that holds it, then the weights are averaged. Here a two-worker
 ``LocalCluster`` in this process stands in for a cluster; we compare mixing uniformly and by
-each block's updates with one machine's pass over the same data.
+each block's updates with one machine's passes over the same data. On these noisy data
+mixing also averages four perceptrons, which steadies the last iterate (as the averaging
+example shows), so it beats the single perceptron here.
 """
 import dask.array as da
 import matplotlib.pyplot as plt
