@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from _api_pages import documented
 
 API = Path(__file__).resolve().parents[2] / "docs" / "api"
 
@@ -33,24 +34,6 @@ def public_names(module_name):
                  and getattr(v, "__module__", module_name) == module_name
                  and not isinstance(v, type(importlib))]
     return sorted(names)
-
-
-def documented(page_text):
-    """(current module, name) of every autosummary entry of an API page."""
-    entries, module, in_summary = set(), None, False
-    for line in page_text.splitlines():
-        m = re.match(r"\.\. currentmodule:: (\S+)", line)
-        if m:
-            module = m.group(1)
-        if line.startswith(".. autosummary::"):
-            in_summary = True
-            continue
-        if in_summary:
-            if line.strip() and not line.startswith("   "):
-                in_summary = False
-            elif line.strip() and not line.strip().startswith(":"):
-                entries.add((module, line.strip()))
-    return entries
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))

@@ -6,13 +6,13 @@ API stubs and gallery are written at build time; the working tree is left untouc
 needs the documentation tools of the ``docs`` extra (in the ``test`` extra too).
 """
 import os
-import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from _api_pages import documented
 
 import olc
 
@@ -45,12 +45,10 @@ def test_site_builds_with_warnings_as_errors(tmp_path):
         assert f'olc.make(&quot;{entry.name}&quot;)' in html, entry.name
     # every API entry has its page
     for rst in (ROOT / "docs" / "api").glob("*.rst"):
-        module = None
-        for line in rst.read_text(encoding="utf-8").splitlines():
-            m = re.match(r"\.\. currentmodule:: (\S+)", line)
-            module = m.group(1) if m else module
-            if re.fullmatch(r"   [A-Za-z]\w*", line):
-                assert (out / "api" / "generated" / f"{module}.{line.strip()}.html").is_file()
+        entries = documented(rst.read_text(encoding="utf-8"))
+        assert entries or rst.name == "index.rst", rst.name
+        for module, name in entries:
+            assert (out / "api" / "generated" / f"{module}.{name}.html").is_file(), name
     # every gallery script ran and produced a figure
     scripts = sorted((ROOT / "examples").glob("plot_*.py"))
     assert 8 <= len(scripts) <= 12
