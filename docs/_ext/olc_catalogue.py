@@ -63,7 +63,7 @@ def _table_cell(text):
 def learner_page(entry):
     data = card_data(entry.name)
     cls = data["class"]
-    out = [f"({page_name(entry.name)})=", "", f"# `{entry.name}`", "",
+    out = [f"({page_name(entry.name)})=", "", f"# {entry.name}", "",
            f"{data['description']}", "",
            f"- **Class:** {{py:class}}`{cls}` ({data['kind']}); "
            f"`olc.make(\"{entry.name}\")`",
