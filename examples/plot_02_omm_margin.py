@@ -18,7 +18,7 @@ import olc
 X, y = olc.data.separable(400, 5, margin=0.1, bias=0.0, seed=1)
 passes = np.arange(1, 21)
 
-fig, ax = plt.subplots(figsize=(7, 4))
+fig, ax = plt.subplots(figsize=(7, 5))
 for name in ["e-omm", "ce-omm", "a-romma", "romma", "alma2", "perceptron"]:
     learner, margins = olc.make(name), []
     for _ in passes:
@@ -30,5 +30,5 @@ ax.axhline(olc.max_margin(X, y).margin, color="black", linestyle="--", label="ma
 ax.set_xlabel("passes over the data")
 ax.set_ylabel("margin on the whole data set")
 ax.set_xticks(passes[::2])
-ax.legend(loc="lower right", ncol=2)
+ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=4)
 fig.tight_layout()

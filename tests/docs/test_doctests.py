@@ -65,3 +65,13 @@ def test_docstring_examples(module):
     failed, attempted = doctest.testmod(importlib.import_module(module), optionflags=FLAGS,
                                         verbose=False)
     assert attempted > 0 and failed == 0
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/index.md"])
+def test_first_example_runs(page, tmp_path, monkeypatch):
+    """The README's and the landing page's example (a plain code block) runs as written."""
+    monkeypatch.chdir(tmp_path)  # it saves a model file
+    text = (DOCS.parent / page).read_text(encoding="utf-8")
+    blocks = re.findall(r"^```python\n(.*?)^```", text, flags=re.MULTILINE | re.DOTALL)
+    assert blocks, f"{page} has no Python example"
+    exec(compile(blocks[0], page, "exec"), {"__name__": "__example__"})
