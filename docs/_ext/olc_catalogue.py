@@ -99,12 +99,11 @@ def catalogue_table(entries, link=""):
     including page to the learner pages."""
     out = []
     for kind, title in (("classifier", "Classifiers"), ("regressor", "Regressors")):
-        out += [f"## {title}", "", "| name | update | source | family |", "|---|---|---|---|"]
+        out += [f"## {title}", "", "| name | update | source |", "|---|---|---|"]
         for e in entries:
             if e.kind == kind:
                 out.append(f"| [`{e.name}`]({link}{page_name(e.name)}.md) "
-                           f"| {_table_cell(e.summary)} | {_table_cell(e.citation)} "
-                           f"| `{e.family}` |")
+                           f"| {_table_cell(e.summary)} | {_table_cell(e.citation)} |")
         out.append("")
     return out
 
