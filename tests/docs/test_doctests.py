@@ -45,7 +45,8 @@ def test_page_examples(page, tmp_path, monkeypatch):
 def test_pages_with_examples_have_them():
     """The pages that teach by example do have ``>>>`` examples (so the test above tests)."""
     with_examples = {p.name for p in PAGES if ">>> " in p.read_text(encoding="utf-8")}
-    assert {"getting-started.md", "protocol.md", "averaging.md", "persistence.md"} <= with_examples
+    assert {"getting-started.md", "protocol.md", "averaging.md", "persistence.md",
+            "multiclass.md", "kernels.md"} <= with_examples
 
 
 ENTRIES = olc.algorithms()
