@@ -9,6 +9,7 @@ out of git; a page is rewritten only when its text changed, so incremental build
 """
 from pathlib import Path
 
+from olc._util.atomic import write_text
 from olc.learners.registry.cards import card_data
 from olc.learners.registry.lookup import algorithms
 
@@ -117,9 +118,8 @@ def index_page(entries):
 
 
 def _write_if_changed(path, text):
-    path.parent.mkdir(parents=True, exist_ok=True)
     if not path.is_file() or path.read_text(encoding="utf-8") != text:
-        path.write_text(text, encoding="utf-8")
+        write_text(path, text)  # atomically: a killed build leaves no half-written page
 
 
 def write_pages(srcdir):
