@@ -18,22 +18,24 @@ __all__ = ["RemoteFile", "DatasetSpec", "check_split"]
 class RemoteFile:
     """One file of a dataset.
 
-    name            file name as stored in the reference data folder (``a9a.xz``)
-    sha256          sha256 of that file as stored; None: not recorded (a data set we could
-                    not obtain when registering it, e.g. SRAA): any file under ``name`` is
-                    accepted unverified and its loader checks the layout instead
-    size            bytes of that file as stored
-    url             where the downloader fetches the content (the original public
-                    source wherever it still serves these exact bytes); None: not
-                    downloadable, must be put in place by hand
-    content_sha256  sha256 of the decompressed content (defaults to ``sha256``
-                    for a file stored uncompressed)
-    content_size    bytes of the decompressed content
-    mirrors         further URLs tried in order if ``url`` fails
-    alt_sha256      other accepted digests of the file as stored under ``name``
-                    (e.g. the original tarball where we keep a re-pack)
-    optional        not needed by the loader (kept for completeness, still verified)
-    note            provenance remarks shown in error messages
+    Fields::
+
+        name            file name as stored in the reference data folder (``a9a.xz``)
+        sha256          sha256 of that file as stored; None: not recorded (a data set we could
+                        not obtain when registering it, e.g. SRAA): any file under ``name`` is
+                        accepted unverified and its loader checks the layout instead
+        size            bytes of that file as stored
+        url             where the downloader fetches the content (the original public
+                        source wherever it still serves these exact bytes); None: not
+                        downloadable, must be put in place by hand
+        content_sha256  sha256 of the decompressed content (defaults to ``sha256``
+                        for a file stored uncompressed)
+        content_size    bytes of the decompressed content
+        mirrors         further URLs tried in order if ``url`` fails
+        alt_sha256      other accepted digests of the file as stored under ``name``
+                        (e.g. the original tarball where we keep a re-pack)
+        optional        not needed by the loader (kept for completeness, still verified)
+        note            provenance remarks shown in error messages
     """
 
     name: str
@@ -73,7 +75,7 @@ class DatasetSpec:
 
     ``splits`` maps a split name to the names of the files it needs; the first
     split is the default of :func:`olc.data.load`. ``loader`` is a key of
-    :data:`olc.data.loaders.LOADERS` (a string, so that this module does not
+    ``olc.data.loaders.LOADERS`` (a string, so that this module does not
     import the loaders). ``n_rows`` per split and ``n_features`` are the
     documented shapes; ``n_features`` is authoritative for sparse files whose
     largest index may be absent from a split (a9a's test file stops at 122).

@@ -2,7 +2,7 @@
 
 ``read_file(path)`` reads an svmlight/LIBSVM file (:mod:`olc.data.svmlight`) or a Vowpal
 Wabbit text file (:mod:`olc.data.vw`), plain or compressed, and keeps the parsed arrays in
-the parse cache (:mod:`olc.data.parsed_cache`, like VW's ``--cache_file``): the next read of
+the parse cache (``olc.data.parsed_cache``, like VW's ``--cache_file``): the next read of
 the same, unchanged file with the same options maps the arrays from the cache instead of
 parsing (a changed file is parsed again; a damaged entry is discarded with a warning).
 """
@@ -41,7 +41,7 @@ def read_file(path: str | os.PathLike, *, format: str | None = None,
     ``format``: ``'svmlight'`` or ``'vw'`` (default: from the name, see
     :func:`detect_format`). svmlight takes ``n_features`` and ``zero_based`` (as
     :func:`~olc.data.read_svmlight`); vw takes ``bits`` (2^bits columns, VW's ``-b``; default
-    18). ``cache``: use and fill the parse cache (:mod:`olc.data.parsed_cache`).
+    18). ``cache``: use and fill the parse cache (``olc.data.parsed_cache``).
     ``progress``: called with the rows of each window read (when the file is parsed).
     ``write_behind``: write the cache entry on a thread while the caller goes on (the arrays
     are only read); :func:`finish_writes` waits for it (``olc run`` does, before it exits).

@@ -89,7 +89,7 @@ _MISSING = "?"
 
 def _load_svmlight(spec: DatasetSpec, split: str, paths: dict) -> tuple:
     """The split's file parsed, or the same arrays from the parsed-data cache
-    (:mod:`olc.data.parsed_cache`: keyed by the verified content's checksum)."""
+    (``olc.data.parsed_cache``: keyed by the verified content's checksum)."""
     from . import parsed_cache
 
     cached = parsed_cache.read(spec, split, spec.n_features)
@@ -293,7 +293,7 @@ def load(
 
     Every dataset has ``'train'`` and ``'test'`` except ``mnist-test`` (only
     ``'test'``, its default). Files are fetched and verified first (see
-    :func:`olc.data.registry.fetch`); extra keyword arguments go to the
+    :func:`olc.data.fetch`); extra keyword arguments go to the
     dataset's loader (``raw=True`` for mnist-test). See the module docstring
     for what each dataset returns.
     """

@@ -103,7 +103,7 @@ def fetch(
 
     Returns ``{registered file name: local path}``; the path may be another
     accepted variant (``a9a`` instead of ``a9a.xz``). Local files are hashed once
-    and remembered (``verify='once'``, see :mod:`olc.data._verified`) or hashed
+    and remembered (``verify='once'``, see ``olc.data._verified``) or hashed
     on every call (``verify='always'``). Missing files are downloaded when
     ``download`` is true.
 

@@ -132,7 +132,7 @@ def progressive(learner, X, y=None, passes=1, shuffle_seed=None, classes=None, t
 
     ``progressive(learner, chunks)`` (no y): ``chunks`` is an iterable of ``(X, y)`` pairs
     (e.g. ``olc.data.iter_svmlight_chunks(path)``) learned in order in one pass, with memory
-    bounded by the chunk; it returns a :class:`~olc.evaluate.streaming.StreamedResult`
+    bounded by the chunk; it returns a ``olc.evaluate.streaming.StreamedResult``
     (totals only; τ is not tracked: it needs the whole data set).
 
     Parameters
@@ -172,6 +172,22 @@ def progressive(learner, X, y=None, passes=1, shuffle_seed=None, classes=None, t
 
     X is validated once; passes and permutations are index arrays handed to the compiled
     loop, so no copy of X is made.
+
+    Examples
+    --------
+    A perceptron without bias on four rows, worked by hand: w = 0 scores 0 and predicts +1
+    (sign(0) = +1), right on row 1 and wrong on row 2, which updates w to y·x = (0, −1);
+    rows 3 and 4 are then predicted right.
+
+    >>> import numpy as np, olc
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.0, 1.0]])
+    >>> y = np.array([1, -1, 1, -1])
+    >>> learner = olc.make("perceptron", update="mistake", fit_intercept=False)
+    >>> result = olc.progressive(learner, X, y)
+    >>> result.pred.tolist(), result.updated.tolist()
+    ([1, 1, 1, -1], [False, True, False, False])
+    >>> result.mistakes, learner.coef_.tolist()
+    (1, [[0.0, -1.0]])
     """
     if y is None:
         if passes != 1 or shuffle_seed is not None or tau_on is not None:

@@ -15,8 +15,7 @@ from ._framework.validation import InputError
 __all__ = ["Forgetron", "KernelL2ConstrainedPA", "KernelNORMA", "KernelRegularizedPA"]
 
 _UPDATES = {"mistake": UPDATE_MISTAKE, "hinge": UPDATE_HINGE, "always": UPDATE_ALWAYS}
-_SD_DOC = """
-    update : {"mistake", "hinge", "always"} (default "mistake"), when the problem is solved,
+_SD_DOC = """    update : {"mistake", "hinge", "always"} (default "mistake"), when the problem is solved,
         as the linear learner: y·f(x) ≤ 0, y·f(x) < 1, or every round.
     budget : int ≥ 1 or None (default None): with B rows stored, the oldest one is removed
         after the update that adds a row (their §5: "removing the oldest one").
@@ -34,6 +33,8 @@ class KernelRegularizedPA(KernelClassifier):
     The shrink 1/(1 + α) multiplies a lazy scale (O(1)); it forgets old rows geometrically,
     the Forgetron-like behaviour of their §5. k(x, x) = 0: infeasible, skipped.
 
+    Parameters
+    ----------
     alpha : float ≥ 0 (default 0.001).
 """ + _SD_DOC + KERNEL_DOC
 
@@ -70,6 +71,8 @@ class KernelL2ConstrainedPA(KernelClassifier):
     is skipped; = 1: f = y·k(x, ·)/k(x, x) (the one feasible point). After an oldest removal
     ‖f‖² is updated from f(x_r), O(n·d).
 
+    Parameters
+    ----------
     beta : float > 0 (default 10).
 """ + _SD_DOC + KERNEL_DOC
 

@@ -122,8 +122,10 @@ class ROMMA(_ROMMABase):
     paper's update test and the perceptron's), w_{t+1} = argmin ‖w‖² subject to
     w·w_t ≥ ‖w_t‖² (the relaxation of all previous constraints) and y·w·x̃ ≥ 1, i.e.
     w_{t+1} = c·w_t + d·x̃ with
+
         c = (‖x̃‖²‖w_t‖² − y·w_t·x̃) / (‖x̃‖²‖w_t‖² − (w_t·x̃)²),
         d = ‖w_t‖²(y − w_t·x̃) / (‖x̃‖²‖w_t‖² − (w_t·x̃)²),
+
     and w₂ = y·x̃/‖x̃‖² on the first update (w₁ = 0: only the margin constraint). The compiled
     rule evaluates the same closed form in a scale-free way (ratios to ‖w_t‖·‖x̃‖), so that
     intermediate products of huge and tiny norms do not overflow.
@@ -153,7 +155,9 @@ class ALMA2(_ScaledMarginBase):
 
     Exactly Gentile's algorithm: w₁ = 0, k = 1; for each example the normalized instance
     x̂ = x̃/‖x̃‖₂ is formed, γ_k = B/√k, and if y·w_k·x̂ ≤ (1 − α)·γ_k then
+
         w' = w_k + η_k·y·x̂,  η_k = C/√k,   w_{k+1} = w'/max(1, ‖w'‖₂),   k ← k + 1.
+
     k is indexed by corrections, not by examples: in Fig. 1 the counter is incremented only
     inside the update branch ("k ← k + 1"), so k − 1 is the number of updates made so far.
     Two things public versions skip are done here: the instance is normalized (the update

@@ -57,7 +57,7 @@ class CollapseWarningMixin:
 
 class EfficientOMM(CollapseWarningMixin, OnlineLinearClassifier):
     """e-OMM: Online Maximum Margin, efficient implementation, ℓ2 norm (Ho-Nguyen et al.
-    2020, Algorithm 1).
+    2025, Algorithm 1).
 
     Keeps two dual certificates v₊ ∈ conv(V₊), v₋ ∈ conv(V₋) (Lemma 3.1). The classifier is
     w = (v₊ − v₋)/‖v₊ − v₋‖, b = −½ w·(v₊ + v₋), with predicted margin γ = ‖v₊ − v₋‖/2.

@@ -10,7 +10,7 @@ bias damped ×0.01 on sparse input, ``warm_start``, ``coef_init``/``intercept_in
 ``Perceptron``'s ``penalty``/``alpha``/``l1_ratio`` (olc's SGD rule, ``_penalized``).
 Replace ``from sklearn.linear_model import ...`` by ``from olc.sklearn import ...``.
 
-What differs (README, "From sklearn.linear_model to olc.sklearn"):
+What differs (the user guide's page "The scikit-learn drop-ins"):
 - the arithmetic: the dots follow olc's setting (reassociated by default; bit for bit
   scikit-learn's under ``olc.strict_mode()`` on float64 data, tested); float32 input is
   learned in float64 (scikit-learn learns in float32) and ``coef_`` is returned as float32;

@@ -78,7 +78,20 @@ def info(name):
 
 
 def make(name, **params):
-    """Build a learner from its canonical name; unknown parameter names are an error."""
+    """Build a learner from its canonical name; unknown parameter names are an error.
+
+    Examples
+    --------
+    >>> import olc
+    >>> olc.make("pa-i", C=0.5)
+    PassiveAggressiveI(C=0.5)
+    >>> olc.make("ce-omm").rho        # a preset: EfficientOMM with rho fixed at 0
+    0.0
+    >>> olc.make("pa-i", c=0.5)
+    Traceback (most recent call last):
+    ...
+    TypeError: pa-i has no parameter(s) c; its parameters are: C, fit_intercept, average, n_jobs
+    """
     entry = info(name)
     allowed = entry.parameters
     unknown = sorted(set(params) - set(allowed))
