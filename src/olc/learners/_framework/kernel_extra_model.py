@@ -15,8 +15,6 @@ class KernelExtraClassifier(KernelClassifier):
     """Subclasses set ``_extra_shape()`` → (square, rows, constants) and may check their
     extra block on load (``_check_extra``)."""
 
-    _csr_pool = False  # the rules read the pool by feature (P.shape, the Gram matrix)
-
     def _extra_shape(self):  # pragma: no cover - abstract
         raise NotImplementedError
 

@@ -61,9 +61,11 @@ class KernelClassifier(OnlineLinearClassifier):
     """Base of the kernel learners (module docstring)."""
 
     _features_axis = 0  # the pool is stored by feature, (d, capacity)
-    #: A first input in CSR starts a CSR pool (the families with state beyond the pool keep
-    #: the pool by feature).
-    _csr_pool = True
+    @property
+    def _csr_pool(self):
+        """Whether a first input in CSR starts a CSR pool: the ``kernel`` family's rules
+        (the other families' read the pool by feature: P.shape, the Gram matrix)."""
+        return self._layout.family == "kernel"
 
     def _own_hp_values(self):  # pragma: no cover - abstract
         """The rule's own hyper-parameters after the kernel's (by name)."""
