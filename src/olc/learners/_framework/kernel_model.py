@@ -20,7 +20,7 @@ from ..._compiled.driver.inputs import NO_INTS
 from ..._compiled.layouts import kernel as pool
 from ..._compiled.layouts import kernel_csr
 from ..._compiled.layouts.kernel import KernelScal as KS
-from .classifier import OnlineLinearClassifier
+from .classifier import N_JOBS_CONSTRAINT, OnlineLinearClassifier
 from .constraints import Interval, StrOptions
 from .validation import InputError
 
@@ -32,6 +32,8 @@ KERNEL_CONSTRAINTS = {
     "fit_intercept": ["boolean"],
 }
 BUDGET = [Interval(Integral, 1, None, closed="left"), None]
+#: The ``kernel`` family's learners also take ``n_jobs`` (one-vs-rest on threads).
+KERNEL_FAMILY_CONSTRAINTS = {**KERNEL_CONSTRAINTS, "n_jobs": N_JOBS_CONSTRAINT}
 
 KERNEL_DOC = """
     Kernel parameters (scikit-learn's names, ``sklearn.svm.SVC``)
@@ -44,6 +46,11 @@ KERNEL_DOC = """
     degree : int ≥ 1 (default 3), coef0 : float (default 0), as scikit-learn's.
     fit_intercept : bool: a constant 1 is added to the kernel, so the bias is the sum of the
         stored coefficients (it is learned, shrunk and forgotten with them).
+
+    n_jobs : int or None (the ``kernel`` family's learners: kernel perceptron, stoptron,
+        randomized budget perceptron, kernel PA family, regularized and L2-constrained PA,
+        Forgetron, NORMA): threads for K ≥ 3 classes one-vs-rest, each learning a group of
+        classes' pools (joblib's semantics; results bit for bit those of one thread).
 
     Fitted attributes (binary; one-vs-rest: lists, one entry per class's learner)
     ------------------------------------------------------------------------------
