@@ -154,7 +154,7 @@ def _set(m, where, value):
 
 
 @pytest.mark.parametrize("change, field", [
-    (lambda m: _set(m, _slot(m, "offset", 1), m._vecs[_slot(m, "offset", 1), 0] + 1), "offset"),
+    (lambda m: _set(m, _slot(m, "offset", 1), m._vecs[_slot(m, "offset", 1), 0] - 1), "offset"),
     (lambda m: _set(m, _slot(m, "length", 0), 10 ** 6), "offset"),
     (lambda m: _set(m, _slot(m, "index"), WIDE + 5), "index"),
     (lambda m: _set(m, _slot(m, "index") + 1, m._vecs[_slot(m, "index"), 0]), "index"),
