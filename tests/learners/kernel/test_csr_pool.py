@@ -9,11 +9,26 @@ import scipy.sparse as sp
 import olc
 from olc._compiled.layouts import kernel as pool
 from olc._compiled.layouts import kernel_csr
+from olc.learners._framework import kernel_model
 
 from . import reference
 from ._exact import assert_trace
 
 WIDE = 2 ** 16
+
+
+@pytest.fixture(autouse=True)
+def csr_pools_at_every_width(monkeypatch):
+    """CSR input starts a CSR pool here whatever its width (the tests' narrow streams too)."""
+    monkeypatch.setattr(kernel_model, "CSR_POOL_MIN_FEATURES", 1)
+
+
+def test_narrow_csr_input_keeps_the_pool_by_feature(monkeypatch):
+    monkeypatch.setattr(kernel_model, "CSR_POOL_MIN_FEATURES", 2 ** 14)
+    X, y = _wide_stream(10, n=40, d=2 ** 14 - 1)
+    assert olc.make("kernel-perceptron").fit(X, y)._ints.shape == (0,)
+    X, y = _wide_stream(10, n=40, d=2 ** 14)
+    assert olc.make("kernel-perceptron").fit(X, y)._ints.shape == (1,)
 
 
 def _wide_stream(seed, n=120, d=WIDE, nnz=30):

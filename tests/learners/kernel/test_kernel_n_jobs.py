@@ -8,6 +8,7 @@ import scipy.sparse as sp
 
 import olc
 import olc._compiled.driver.k_class as k_class
+from olc.learners._framework import kernel_model
 
 NAMES = [("kernel-perceptron", {}), ("kernel-pa-i", {"budget": 9}),
          ("kernel-regularized-pa", {"budget": 8, "update": "hinge"}),
@@ -20,6 +21,7 @@ NAMES = [("kernel-perceptron", {}), ("kernel-pa-i", {"budget": 9}),
 def threads_always(monkeypatch):
     """Threads even for short streams, counting the thread pools started."""
     monkeypatch.setattr(k_class, "MIN_STEPS_PER_THREAD", 1)
+    monkeypatch.setattr(kernel_model, "CSR_POOL_MIN_FEATURES", 1)  # CSR pools here too
     pools = []
     real = k_class.ThreadPoolExecutor
 
