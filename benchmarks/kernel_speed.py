@@ -23,6 +23,9 @@ Every timed implementation runs ``--repeat`` times, interleaved in a fresh rando
 round; the best time counts. On a busy machine (other processes on the cores) the ratios
 from one interleaved run are what to read; absolute seconds drift.
 
+4. ``high_d``: the kernel perceptron on a 20 Newsgroups-like CSR stream (d = 2^16, ~100
+   values per row) at B = 25, 100 and 400: what storing and removing a row costs the pool.
+
 Usage: OLC_DATA=... python benchmarks/kernel_speed.py [--repeat N] [--quick]
 Prints one JSON object on stdout.
 """
@@ -211,6 +214,42 @@ def part_budgeted(name, X, y, repeat):
             "features": int(X.shape[1]), "gamma": GAMMA, **out}
 
 
+def high_d_stream(n=4000, d=2 ** 16, nnz=120, seed=0):
+    """A 20 Newsgroups-like CSR stream: d = 2^16 columns, ~``nnz`` tf-idf-like values per row
+    (Zipf-distributed features, rows of unit norm), labels from a few frequent features."""
+    rng = np.random.default_rng(seed)
+    rows, cols = [], []
+    for i in range(n):
+        c = np.unique(np.minimum(rng.zipf(1.3, nnz), d) - 1)
+        rows.append(np.full(c.size, i))
+        cols.append(c)
+    rows, cols = np.concatenate(rows), np.concatenate(cols)
+    X = sp.csr_matrix((rng.random(rows.size), (rows, cols)), shape=(n, d))
+    X = sp.diags(1.0 / np.sqrt(X.multiply(X).sum(axis=1).A1)) @ X
+    y = np.where(X[:, 3].toarray().ravel() + X[:, 5].toarray().ravel() > 0.1, 1.0, -1.0)
+    return sp.csr_matrix(X), y
+
+
+def part_high_d(repeat):
+    """µs per example of the kernel perceptron (RBF, γ = 1) on a 20 Newsgroups-like stream
+    at d = 2^16, budgets 25, 100 and 400: the pool's cost of storing/removing a row."""
+    X, y = high_d_stream()
+    out = {"rows": int(X.shape[0]), "features": int(X.shape[1]),
+           "mean_nnz": round(X.nnz / X.shape[0], 1)}
+    for B in (25, 100, 400):
+        def run():
+            model = olc.make("kernel-perceptron", kernel="rbf", gamma=1.0, budget=B)
+            record = model.predict_then_learn(X, y, classes=[-1.0, 1.0])
+            return int(np.count_nonzero(record.updated))
+        run()                                               # compile
+        res = interleaved({"olc": run}, repeat)
+        out[f"B={B}"] = {"seconds": round(res["olc"][0], 4),
+                         "us_per_example": round(res["olc"][0] / X.shape[0] * 1e6, 2),
+                         "cpu_us_per_example": round(CPU["olc"] / X.shape[0] * 1e6, 2),
+                         "mistakes": res["olc"][2]}
+    return out
+
+
 def sklearn_pass(X, y, Xt, yt, n_components, gamma, seed=0, chunk=1000):
     """(seconds, test accuracy, online accuracy: each chunk predicted before it is learned)."""
     from sklearn.kernel_approximation import RBFSampler
@@ -279,7 +318,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--quick", action="store_true", help="a tenth of the rows (smoke test)")
-    ap.add_argument("--parts", default="unbudgeted,budgeted,vs_sklearn")
+    ap.add_argument("--parts", default="unbudgeted,budgeted,high_d,vs_sklearn")
     ap.add_argument("--sklearn-gamma", type=float, default=0.1,
                     help="γ of the comparison with scikit-learn (0.1: a9a's γ chosen by "
                          "`olc reproduce kernel-budget`; at 0.01 the RBF kernel is nearly "
@@ -287,6 +326,11 @@ def main(argv=None):
                          "learner follows its last update)")
     args = ap.parse_args(argv)
     parts = args.parts.split(",")
+    if parts == ["high_d"]:  # no data set to load
+        out = {"machine": machine_info(), "high_d": part_high_d(args.repeat)}
+        json.dump(out, sys.stdout, indent=1)
+        print()
+        return
     X, y = load("a9a", split="train")[:2]
     Xt, yt = load("a9a", split="test")[:2]
     W, wy = load("w8a", split="train")[:2]
@@ -314,6 +358,9 @@ def main(argv=None):
                                          args.repeat),
                            part_budgeted("w8a (permuted, seed 0)", W[perm], wy[perm],
                                          args.repeat)]
+    if "high_d" in parts:
+        print("high d …", file=sys.stderr)
+        out["high_d"] = part_high_d(args.repeat)
     if "vs_sklearn" in parts:
         print("vs scikit-learn …", file=sys.stderr)
         out["vs_sklearn"] = part_vs_sklearn(X, y, Xt, yt, args.repeat, args.sklearn_gamma)

@@ -9,7 +9,8 @@ from .._compiled.layouts.kernel import (KERNEL_PA_LAYOUT, KERNEL_PERCEPTRON_LAYO
                                        PA_I, PA_II, RANDOMIZED_BUDGET_PERCEPTRON_LAYOUT,
                                        STOPTRON_LAYOUT)
 from ._framework.constraints import Interval
-from ._framework.kernel_model import BUDGET, KERNEL_CONSTRAINTS, KERNEL_DOC, KernelClassifier
+from ._framework.kernel_model import (BUDGET, KERNEL_DOC, KERNEL_FAMILY_CONSTRAINTS,
+                                     KernelClassifier)
 from ._framework.validation import check_seed
 
 __all__ = ["KernelPerceptron", "KernelPassiveAggressive", "KernelPassiveAggressiveI",
@@ -27,16 +28,17 @@ class KernelPerceptron(KernelClassifier):
 """ + KERNEL_DOC
 
     _layout = KERNEL_PERCEPTRON_LAYOUT
-    _parameter_constraints = {**KERNEL_CONSTRAINTS, "budget": BUDGET}
+    _parameter_constraints = {**KERNEL_FAMILY_CONSTRAINTS, "budget": BUDGET}
 
     def __init__(self, kernel="rbf", gamma=None, degree=3, coef0=0.0, fit_intercept=False,
-                 budget=None):
+                 budget=None, n_jobs=None):
         self.kernel = kernel
         self.gamma = gamma
         self.degree = degree
         self.coef0 = coef0
         self.fit_intercept = fit_intercept
         self.budget = budget
+        self.n_jobs = n_jobs
 
     def _own_hp_values(self):
         return {}
@@ -52,8 +54,8 @@ class Stoptron(KernelPerceptron):
     _layout = STOPTRON_LAYOUT
 
     def __init__(self, kernel="rbf", gamma=None, degree=3, coef0=0.0, fit_intercept=False,
-                 budget=100):
-        super().__init__(kernel, gamma, degree, coef0, fit_intercept, budget)
+                 budget=100, n_jobs=None):
+        super().__init__(kernel, gamma, degree, coef0, fit_intercept, budget, n_jobs)
 
 
 class RandomizedBudgetPerceptron(KernelPerceptron):
@@ -69,13 +71,13 @@ class RandomizedBudgetPerceptron(KernelPerceptron):
 """ + KERNEL_DOC
 
     _layout = RANDOMIZED_BUDGET_PERCEPTRON_LAYOUT
-    _parameter_constraints = {**KERNEL_CONSTRAINTS, "budget": [Interval(Integral, 1, None,
-                                                                        closed="left")],
+    _parameter_constraints = {**KERNEL_FAMILY_CONSTRAINTS,
+                              "budget": [Interval(Integral, 1, None, closed="left")],
                               "seed": [Interval(Integral, 0, None, closed="left")]}
 
     def __init__(self, kernel="rbf", gamma=None, degree=3, coef0=0.0, fit_intercept=False,
-                 budget=100, seed=0):
-        super().__init__(kernel, gamma, degree, coef0, fit_intercept, budget)
+                 budget=100, seed=0, n_jobs=None):
+        super().__init__(kernel, gamma, degree, coef0, fit_intercept, budget, n_jobs)
         self.seed = seed
 
     def _own_hp_values(self):
@@ -105,16 +107,17 @@ class KernelPassiveAggressive(_KernelPABase):
     __doc__ = """Kernel PA: τ = ℓ/k(x, x).
 """ + _PA_DOC + KERNEL_DOC
 
-    _parameter_constraints = {**KERNEL_CONSTRAINTS, "budget": BUDGET}
+    _parameter_constraints = {**KERNEL_FAMILY_CONSTRAINTS, "budget": BUDGET}
 
     def __init__(self, kernel="rbf", gamma=None, degree=3, coef0=0.0, fit_intercept=False,
-                 budget=None):
+                 budget=None, n_jobs=None):
         self.kernel = kernel
         self.gamma = gamma
         self.degree = degree
         self.coef0 = coef0
         self.fit_intercept = fit_intercept
         self.budget = budget
+        self.n_jobs = n_jobs
 
 
 class KernelPassiveAggressiveI(_KernelPABase):
@@ -122,10 +125,10 @@ class KernelPassiveAggressiveI(_KernelPABase):
 """ + _PA_DOC + KERNEL_DOC
 
     _variant = PA_I
-    _parameter_constraints = {**KERNEL_CONSTRAINTS, "budget": BUDGET, "C": _C}
+    _parameter_constraints = {**KERNEL_FAMILY_CONSTRAINTS, "budget": BUDGET, "C": _C}
 
     def __init__(self, C=1.0, kernel="rbf", gamma=None, degree=3, coef0=0.0,
-                 fit_intercept=False, budget=None):
+                 fit_intercept=False, budget=None, n_jobs=None):
         self.C = C
         self.kernel = kernel
         self.gamma = gamma
@@ -133,6 +136,7 @@ class KernelPassiveAggressiveI(_KernelPABase):
         self.coef0 = coef0
         self.fit_intercept = fit_intercept
         self.budget = budget
+        self.n_jobs = n_jobs
 
 
 class KernelPassiveAggressiveII(KernelPassiveAggressiveI):

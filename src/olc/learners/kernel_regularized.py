@@ -9,7 +9,8 @@ from .._compiled.layouts.kernel import (FORGETRON_LAYOUT, KERNEL_L2_CONSTRAINED_
                                        SCHEDULE_CONSTANT, SCHEDULE_SQRT, UPDATE_ALWAYS,
                                        UPDATE_HINGE, UPDATE_MISTAKE)
 from ._framework.constraints import Interval, StrOptions
-from ._framework.kernel_model import BUDGET, KERNEL_CONSTRAINTS, KERNEL_DOC, KernelClassifier
+from ._framework.kernel_model import (BUDGET, KERNEL_DOC, KERNEL_FAMILY_CONSTRAINTS,
+                                     KernelClassifier)
 from ._framework.validation import InputError
 
 __all__ = ["Forgetron", "KernelL2ConstrainedPA", "KernelNORMA", "KernelRegularizedPA"]
@@ -22,7 +23,7 @@ _SD_DOC = """    update : {"mistake", "hinge", "always"} (default "mistake"), wh
     The linear learner's small-weight removal σ (§3.3) acts on features and has no kernel
     form: it is not a parameter here.
 """
-_SD_CONSTRAINTS = {**KERNEL_CONSTRAINTS, "budget": BUDGET,
+_SD_CONSTRAINTS = {**KERNEL_FAMILY_CONSTRAINTS, "budget": BUDGET,
                    "update": [StrOptions(set(_UPDATES))]}
 
 
@@ -43,7 +44,7 @@ class KernelRegularizedPA(KernelClassifier):
                               "alpha": [Interval(Real, 0, None, closed="left")]}
 
     def __init__(self, alpha=0.001, update="mistake", kernel="rbf", gamma=None, degree=3,
-                 coef0=0.0, fit_intercept=False, budget=None):
+                 coef0=0.0, fit_intercept=False, budget=None, n_jobs=None):
         self.alpha = alpha
         self.update = update
         self.kernel = kernel
@@ -52,6 +53,7 @@ class KernelRegularizedPA(KernelClassifier):
         self.coef0 = coef0
         self.fit_intercept = fit_intercept
         self.budget = budget
+        self.n_jobs = n_jobs
 
     def _own_hp_values(self):
         return {"alpha": self.alpha, "update": _UPDATES[self.update]}
@@ -81,7 +83,7 @@ class KernelL2ConstrainedPA(KernelClassifier):
                               "beta": [Interval(Real, 0, None, closed="neither")]}
 
     def __init__(self, beta=10.0, update="mistake", kernel="rbf", gamma=None, degree=3,
-                 coef0=0.0, fit_intercept=False, budget=None):
+                 coef0=0.0, fit_intercept=False, budget=None, n_jobs=None):
         self.beta = beta
         self.update = update
         self.kernel = kernel
@@ -90,6 +92,7 @@ class KernelL2ConstrainedPA(KernelClassifier):
         self.coef0 = coef0
         self.fit_intercept = fit_intercept
         self.budget = budget
+        self.n_jobs = n_jobs
 
     def _own_hp_values(self):
         return {"beta": self.beta, "update": _UPDATES[self.update]}
@@ -111,17 +114,18 @@ class Forgetron(KernelClassifier):
 """ + KERNEL_DOC
 
     _layout = FORGETRON_LAYOUT
-    _parameter_constraints = {**KERNEL_CONSTRAINTS,
+    _parameter_constraints = {**KERNEL_FAMILY_CONSTRAINTS,
                               "budget": [Interval(Integral, 1, None, closed="left")]}
 
     def __init__(self, kernel="rbf", gamma=None, degree=3, coef0=0.0, fit_intercept=False,
-                 budget=100):
+                 budget=100, n_jobs=None):
         self.kernel = kernel
         self.gamma = gamma
         self.degree = degree
         self.coef0 = coef0
         self.fit_intercept = fit_intercept
         self.budget = budget
+        self.n_jobs = n_jobs
 
     def _own_hp_values(self):
         return {}
@@ -147,7 +151,7 @@ class KernelNORMA(KernelClassifier):
 """ + KERNEL_DOC
 
     _layout = KERNEL_NORMA_LAYOUT
-    _parameter_constraints = {**KERNEL_CONSTRAINTS, "budget": BUDGET,
+    _parameter_constraints = {**KERNEL_FAMILY_CONSTRAINTS, "budget": BUDGET,
                               "eta": [Interval(Real, 0, None, closed="neither")],
                               "lam": [Interval(Real, 0, None, closed="left")],
                               "rho": [Interval(Real, 0, None, closed="left")],
@@ -155,7 +159,8 @@ class KernelNORMA(KernelClassifier):
                               "tau": [Interval(Integral, 1, None, closed="left"), None]}
 
     def __init__(self, eta=0.1, lam=0.01, rho=1.0, schedule="constant", tau=None, kernel="rbf",
-                 gamma=None, degree=3, coef0=0.0, fit_intercept=False, budget=None):
+                 gamma=None, degree=3, coef0=0.0, fit_intercept=False, budget=None,
+                 n_jobs=None):
         self.eta = eta
         self.lam = lam
         self.rho = rho
@@ -167,6 +172,7 @@ class KernelNORMA(KernelClassifier):
         self.coef0 = coef0
         self.fit_intercept = fit_intercept
         self.budget = budget
+        self.n_jobs = n_jobs
 
     def _check_params(self):
         if not self.eta * self.lam < 1.0:

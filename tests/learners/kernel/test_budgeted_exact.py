@@ -8,6 +8,8 @@ import zlib
 import numpy as np
 import pytest
 
+from olc.learners._framework import kernel_model
+
 from ._exact import KERNELS, compare, compare_one_vs_rest, stream
 
 CASES = [
@@ -30,14 +32,19 @@ CASES = [
 IDS = [f"{n}-{'-'.join(f'{k}{v}' for k, v in p.items())}-B{b}" for n, p, b in CASES]
 
 
-@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
+@pytest.mark.parametrize("sparse", [False, True, "csr-pool"], ids=["dense", "csr", "csr-pool"])
 @pytest.mark.parametrize("fit_intercept", [False, True], ids=["no-bias", "bias"])
 @pytest.mark.parametrize("kernel", list(KERNELS))
 @pytest.mark.parametrize("name, params, budget", CASES, ids=IDS)
-def test_step_by_step(name, params, budget, kernel, fit_intercept, sparse):
+def test_step_by_step(name, params, budget, kernel, fit_intercept, sparse, monkeypatch):
+    """``csr-pool``: CSR rows into a CSR pool (narrow rows keep the pool by feature unless
+    ``CSR_POOL_MIN_FEATURES`` says otherwise)."""
+    if sparse == "csr-pool":
+        monkeypatch.setattr(kernel_model, "CSR_POOL_MIN_FEATURES", 1)
     X, y = stream(seed=zlib.crc32(f"{name}/{kernel}".encode()) % 1000)
     learner, ref = compare(name, X, y, kern=KERNELS[kernel], fit_intercept=fit_intercept,
                            budget=budget, sparse=sparse, params=params, seed=11)
+    assert learner._ints.shape == ((1,) if sparse == "csr-pool" else (0,))
     if name == "forgetron":  # Q and M after the last step
         from olc._compiled.layouts.kernel import KernelScal as KS
 

@@ -6,6 +6,8 @@ import zlib
 import numpy as np
 import pytest
 
+from olc.learners._framework import kernel_model
+
 from ._exact import KERNELS, compare, compare_one_vs_rest, stream
 
 CASES = [
@@ -18,15 +20,20 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
+@pytest.mark.parametrize("sparse", [False, True, "csr-pool"], ids=["dense", "csr", "csr-pool"])
 @pytest.mark.parametrize("fit_intercept", [False, True], ids=["no-bias", "bias"])
 @pytest.mark.parametrize("kernel", list(KERNELS))
 @pytest.mark.parametrize("name, params, budget", CASES,
                          ids=[f"{n}-B{b}" for n, _, b in CASES])
-def test_step_by_step(name, params, budget, kernel, fit_intercept, sparse):
+def test_step_by_step(name, params, budget, kernel, fit_intercept, sparse, monkeypatch):
+    """``csr-pool``: CSR rows into a CSR pool (narrow rows keep the pool by feature unless
+    ``CSR_POOL_MIN_FEATURES`` says otherwise)."""
+    if sparse == "csr-pool":
+        monkeypatch.setattr(kernel_model, "CSR_POOL_MIN_FEATURES", 1)
     X, y = stream(seed=zlib.crc32(f"{name}/{kernel}".encode()) % 1000)
-    compare(name, X, y, kern=KERNELS[kernel], fit_intercept=fit_intercept, budget=budget,
-            sparse=sparse, params=params)
+    learner, _ = compare(name, X, y, kern=KERNELS[kernel], fit_intercept=fit_intercept,
+                         budget=budget, sparse=sparse, params=params)
+    assert learner._ints.shape == ((1,) if sparse == "csr-pool" else (0,))
 
 
 def test_zero_rows_and_the_pa_ii_step_at_k_zero():

@@ -21,6 +21,7 @@ before a call (:func:`reserve`).
 """
 import numpy as np
 
+from . import kernel_csr
 from .base import Layout, fields, refuses
 from ..rule_ids import (FORGETRON, KERNEL_L2_CONSTRAINED_PA, KERNEL_NORMA, KERNEL_PA,
                         KERNEL_PERCEPTRON, KERNEL_REGULARIZED_PA, RANDOMIZED_BUDGET_PERCEPTRON,
@@ -132,3 +133,75 @@ def reserve(vecs, scal, budget, n_rows):
     if budget:
         new = min(new, int(budget))  # more slots than B would let the pool pass its budget
     return resized(vecs, scal, new)
+
+
+# -- the CSR pool (``kernel_csr``): the same scal, the rows in a slab --------------------------
+INITIAL_SLAB = 1024
+
+
+def csr_initial_state(n_features, budget):
+    """(vecs, scal) of an empty CSR pool."""
+    vecs, scal = initial_state(1, budget)
+    return kernel_csr.empty(n_features, vecs.shape[1], INITIAL_SLAB), scal
+
+
+def _order_slots(scal):
+    n = int(scal[KernelScal.N_STORED])
+    return block(scal, ORDER, n).astype(np.intp)
+
+
+def csr_resized(vecs, scal, cap, slab):
+    """The same CSR pools (vecs (…, L, 1), scal (…, n_scalars)) in ``cap`` slots and a slab
+    of ``slab`` entries, compacted."""
+    _, new_scal = resized(np.zeros(scal.shape[:-1] + (1, 1)), scal, cap)
+    flat_v = vecs.reshape((-1,) + vecs.shape[-2:])
+    flat_s = scal.reshape(-1, scal.shape[-1])
+    pools = [kernel_csr.rebuilt(v, _order_slots(s), cap, slab) for v, s in zip(flat_v, flat_s)]
+    return np.stack(pools).reshape(vecs.shape[:-2] + pools[0].shape), new_scal
+
+
+def _csr_sizes(vecs):
+    """(LIVE, NEED, SLAB) maxima over the stacked pools."""
+    head = vecs.reshape(-1, vecs.shape[-2])[:, :kernel_csr.CSR_HEADER]
+    return (int(head[:, kernel_csr.LIVE].max()), int(head[:, kernel_csr.NEED].max()),
+            int(head[0, kernel_csr.SLAB]))
+
+
+def csr_grow(vecs, scal, budget):
+    """The CSR pool grown as its step asked (GROW): twice the slots when they are full below
+    the budget, a larger slab when a row found no room in it (NEED); else None."""
+    if scal[KernelScal.GROW] != 1.0:
+        return None
+    old_cap = cap = capacity(scal)
+    if scal[KernelScal.N_STORED] >= cap and (not budget or cap < budget):
+        cap = min(2 * cap, int(budget)) if budget else 2 * cap
+    live, need, old_slab = _csr_sizes(vecs)
+    slab = kernel_csr.needed_slab(live, need, old_slab) if need else old_slab
+    if (cap, slab) == (old_cap, old_slab):
+        return None  # nothing to grow: a real overflow
+    return csr_resized(vecs, scal, cap, slab)
+
+
+def csr_reserve(vecs, scal, budget, n_rows, lengths):
+    """``reserve`` for stacked CSR pools: slots as ``reserve``, and a slab that holds, in
+    every pool, what the call can store (``lengths``: the call's rows' entries): the sum of
+    the largest B of its rows' and the call's lengths (every one without a budget), plus
+    one row more (the room test counts the new row before a removal); or None."""
+    slots = reserve(np.zeros(scal.shape[:-1] + (1, 1)), scal, budget, n_rows)
+    cap = capacity(scal) if slots is None else capacity(slots[1])
+    lengths = np.asarray(lengths, dtype=np.int64)
+    extra = int(lengths.max()) if lengths.size else 0
+    need = 0
+    flat_v = vecs.reshape((-1,) + vecs.shape[-2:])
+    for v, s in zip(flat_v, scal.reshape(-1, scal.shape[-1])):
+        stored = np.array([idx.shape[0] for idx, _ in kernel_csr.rows_of(v[:, 0],
+                                                                          _order_slots(s))],
+                          dtype=np.int64)
+        both = np.concatenate([stored, lengths])
+        if budget and both.size > budget:
+            both = np.partition(both, both.size - int(budget))[-int(budget):]
+        need = max(need, int(both.sum()) + extra)
+    slab = int(vecs.reshape(-1, vecs.shape[-2])[0, kernel_csr.SLAB])
+    if slots is None and need <= slab:
+        return None
+    return csr_resized(vecs, scal, cap, max(slab, need))

@@ -27,7 +27,7 @@ from ..rule_ids import (FORGETRON, KERNEL_L2_CONSTRAINED_PA, KERNEL_NORMA, KERNE
                         STOPTRON)
 from .kernel_regularized import forgetron_step, l2_pa_step, norma_step, regularized_pa_step
 from .support_set import (FULL, MUST_GROW, append, clear_scratch, kernel_row, kernel_value,
-                          replace, room)
+                          replace, room, room_for)
 
 PAHP = KERNEL_PA_LAYOUT.hp
 RBPHP = RANDOMIZED_BUDGET_PERCEPTRON_LAYOUT.hp
@@ -59,6 +59,8 @@ def perceptron_step(idx, val, y, vecs, ints, scal, hp, fast, rule):
     upd = y * f <= 0.0
     if upd:
         space = room(vecs, scal, hp)
+        if not (space == FULL and rule == STOPTRON):  # the stoptron stores nothing then
+            space = room_for(idx, val, vecs, scal, hp)
         if space == MUST_GROW:
             return INF, 1.0, False, 0.0
         coef = y / scal[KS.SCALE]
@@ -105,7 +107,7 @@ def pa_step(idx, val, y, vecs, ints, scal, hp, fast):
         coef = tau * y / scal[KS.SCALE]
         if not math.isfinite(coef):
             return INF, 1.0, False, 0.0
-        space = room(vecs, scal, hp)
+        space = room_for(idx, val, vecs, scal, hp)
         if space == MUST_GROW:
             return INF, 1.0, False, 0.0
         if space == FULL:
@@ -123,8 +125,9 @@ def _self_kernel(hp, vecs, xx):
 
 @jit()
 def family_score(rule, idx, val, vecs, ints, scal, hp, fast):
-    f = kernel_score(idx, val, vecs, ints, scal, hp, fast)
-    clear_scratch(vecs, scal)
+    pool = (vecs, ints)  # the pool by feature, or the CSR pool (support_set)
+    f = kernel_score(idx, val, pool, ints, scal, hp, fast)
+    clear_scratch(pool, scal)
     return f
 
 
@@ -137,18 +140,20 @@ def _cleared(vecs, scal, result):
 
 @jit()
 def family_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
+    """The rules receive the pool (vecs, ints) as ``vecs`` (``support_set``)."""
+    pool = (vecs, ints)
     if rule == KERNEL_PA:
-        return _cleared(vecs, scal, pa_step(idx, val, y, vecs, ints, scal, hp, fast))
+        return _cleared(pool, scal, pa_step(idx, val, y, pool, ints, scal, hp, fast))
     if rule == KERNEL_REGULARIZED_PA:
-        return _cleared(vecs, scal,
-                        regularized_pa_step(idx, val, y, vecs, ints, scal, hp, fast))
+        return _cleared(pool, scal,
+                        regularized_pa_step(idx, val, y, pool, ints, scal, hp, fast))
     if rule == KERNEL_L2_CONSTRAINED_PA:
-        return _cleared(vecs, scal, l2_pa_step(idx, val, y, vecs, ints, scal, hp, fast))
+        return _cleared(pool, scal, l2_pa_step(idx, val, y, pool, ints, scal, hp, fast))
     if rule == FORGETRON:
-        return _cleared(vecs, scal, forgetron_step(idx, val, y, vecs, ints, scal, hp, fast))
+        return _cleared(pool, scal, forgetron_step(idx, val, y, pool, ints, scal, hp, fast))
     if rule == KERNEL_NORMA:
-        return _cleared(vecs, scal, norma_step(idx, val, y, vecs, ints, scal, hp, fast))
+        return _cleared(pool, scal, norma_step(idx, val, y, pool, ints, scal, hp, fast))
     if rule == KERNEL_PERCEPTRON or rule == STOPTRON or rule == RANDOMIZED_BUDGET_PERCEPTRON:
-        return _cleared(vecs, scal,
-                        perceptron_step(idx, val, y, vecs, ints, scal, hp, fast, rule))
+        return _cleared(pool, scal,
+                        perceptron_step(idx, val, y, pool, ints, scal, hp, fast, rule))
     raise ValueError("unknown rule id in the kernel family")

@@ -10,7 +10,8 @@ from ..layouts.kernel import (BORN, KERNEL_L2_CONSTRAINED_PA_LAYOUT, KERNEL_NORM
                               UPDATE_ALWAYS, UPDATE_MISTAKE, KROW)
 from ..layouts.kernel import KernelScal as KS
 from .support_set import (FULL, MUST_GROW, append, base, clear, coefficient, kernel_row,
-                          kernel_value, remove, replace, room, shrink, slot_at, stored_value)
+                          kernel_value, remove, replace, room_for, shrink, slot_at,
+                          stored_value)
 
 RPHP = KERNEL_REGULARIZED_PA_LAYOUT.hp
 L2HP = KERNEL_L2_CONSTRAINED_PA_LAYOUT.hp
@@ -59,7 +60,7 @@ def regularized_pa_step(idx, val, y, vecs, ints, scal, hp, fast):
         alpha = hp[RPHP.ALPHA]
         tau = max(0.0, 1.0 + alpha - y * f) / kxx
         if tau > 0.0:
-            space = room(vecs, scal, hp)
+            space = room_for(idx, val, vecs, scal, hp)
             if space == MUST_GROW:
                 return INF, 1.0, False, 0.0
             coef = tau * y / scal[KS.SCALE]
@@ -110,7 +111,7 @@ def l2_pa_step(idx, val, y, vecs, ints, scal, hp, fast):
                 scal[KS.STEPS] += 1.0
                 return f, sign(f), False, 0.0
             if den == 0.0:  # the one feasible point
-                space = room(vecs, scal, hp)
+                space = room_for(idx, val, vecs, scal, hp)
                 if space == MUST_GROW:
                     return INF, 1.0, False, 0.0
                 clear(vecs, scal)
@@ -124,7 +125,7 @@ def l2_pa_step(idx, val, y, vecs, ints, scal, hp, fast):
             tau = max(0.0, z - m) / a
     space = FULL
     if tau > 0.0:
-        space = room(vecs, scal, hp)
+        space = room_for(idx, val, vecs, scal, hp)
         if space == MUST_GROW:
             return INF, 1.0, False, 0.0
     removing = tau > 0.0 and space == FULL
@@ -191,7 +192,7 @@ def forgetron_step(idx, val, y, vecs, ints, scal, hp, fast):
     upd = y * f <= 0.0
     phi = 1.0
     if upd:
-        space = room(vecs, scal, hp)
+        space = room_for(idx, val, vecs, scal, hp)
         if space == MUST_GROW:
             return INF, 1.0, False, 0.0
         scal[KS.MISTAKES] += 1.0
@@ -231,7 +232,7 @@ def norma_step(idx, val, y, vecs, ints, scal, hp, fast):
         eta = eta / math.sqrt(t + 1.0)
     upd = y * f < hp[NHP.RHO]
     if upd:
-        space = room(vecs, scal, hp)
+        space = room_for(idx, val, vecs, scal, hp)
         if space == MUST_GROW:
             return INF, 1.0, False, 0.0
         coef = eta * y / (scal[KS.SCALE] * (1.0 - eta * hp[NHP.LAM]))

@@ -1,6 +1,8 @@
 """The support-set core of the ``kernel`` family (layout: ``layouts/kernel.py``): a pool of n
-stored rows x_s stored by feature in P (d, cap), their squared norms, their coefficients a_s
-and a global scale S, so that f(x) = S·Σ_s a_s k(x_s, x).
+stored rows x_s, their squared norms, their coefficients a_s and a global scale S, so that
+f(x) = S·Σ_s a_s k(x_s, x). The rows are stored by feature in a (d, cap) block, or as a CSR
+slab (``layouts/kernel_csr.py``, ``csr_pool``); P is the pool: (vecs, ints) in the
+``kernel`` family, the bare (d, cap) block in the families that keep only that one.
 
 Per row, :func:`kernel_row` computes the kernel row k(x_s, x) of the n slots once (into the
 KROW scratch block), which the rule then reads as often as it needs: O(n·nnz(x)) for a CSR row
@@ -30,6 +32,8 @@ from ..kernels.vector import COLD, INLINE, _dense_dot_reassoc, _dense_dot_strict
 from ..layouts.kernel import ALPHA, BORN, HEADER, KROW, ORDER, POLY, RBF, SQNORM
 from ..layouts.kernel import KernelHP as KHP
 from ..layouts.kernel import KernelScal as KS
+from .csr_pool import (capacity, n_features, pool_clear, pool_dots, pool_has_room,
+                       pool_remove, pool_stored_dots, pool_write)
 
 SCALE, N, STEPS, GROW = KS.SCALE, KS.N_STORED, KS.STEPS, KS.GROW
 
@@ -88,14 +92,14 @@ ROOM, MUST_GROW, FULL = 0, 1, 2
 @jit(inline=INLINE)
 def base(P, which):
     """Where block ``which`` starts in scal."""
-    return HEADER + which * P.shape[1]
+    return HEADER + which * capacity(P)
 
 
 @jit(inline=INLINE)
 def gamma(hp, P):
     """γ; 0 in ``hp`` stands for 1/d (scikit-learn's pairwise kernels' gamma=None)."""
     g = hp[KHP.GAMMA]
-    return g if g > 0.0 else 1.0 / P.shape[0]
+    return g if g > 0.0 else 1.0 / n_features(P)
 
 
 @jit(inline=INLINE)
@@ -110,28 +114,6 @@ def kernel_value(hp, P, p, xx, zz):
     else:
         k = p
     return k + hp[KHP.FIT_INTERCEPT]
-
-
-@jit(inline=INLINE)
-def _dots(idx, val, P, kr, n):
-    """kr[s] ← x_s·x for the n slots, feature by feature (the same order for dense and CSR
-    rows: a dense row's zero entries add nothing and are skipped)."""
-    for s in range(n):
-        kr[s] = 0.0
-    if idx is None:
-        if val is not None:  # numba types every branch it cannot prune
-            for j in range(val.shape[0]):
-                x = val[j]
-                if x != 0.0:
-                    row = P[j]
-                    for s in range(n):
-                        kr[s] += row[s] * x
-    elif val is not None:
-        for q in range(idx.shape[0]):
-            x = val[q]
-            row = P[idx[q]]
-            for s in range(n):
-                kr[s] += row[s] * x
 
 
 @jit(inline=INLINE)
@@ -165,7 +147,7 @@ def kernel_row(idx, val, xx, P, scal, hp, fast):
     """Fill KROW with k(x_s, x) for the n stored rows; returns f(x) = S·Σ a_s k(x_s, x)."""
     n = int(scal[N])
     kr = scal[base(P, KROW):base(P, KROW) + n]
-    _dots(idx, val, P, kr, n)
+    pool_dots(idx, val, P, kr, n)
     _transform(hp, gamma(hp, P), kr, scal[base(P, SQNORM):base(P, SQNORM) + n], xx, n)
     return scal[SCALE] * _weighted_sum(scal[base(P, ALPHA):base(P, ALPHA) + n], kr, fast)
 
@@ -185,14 +167,7 @@ def stored_value(P, scal, hp, r, fast):
     """f(x_r) of the stored row in slot r, O(n·d); overwrites KROW."""
     n = int(scal[N])
     kr = scal[base(P, KROW):base(P, KROW) + n]
-    for s in range(n):
-        kr[s] = 0.0
-    for j in range(P.shape[0]):
-        x = P[j, r]
-        if x != 0.0:
-            row = P[j]
-            for s in range(n):
-                kr[s] += row[s] * x
+    pool_stored_dots(P, r, kr, n)
     sq = scal[base(P, SQNORM):base(P, SQNORM) + n]
     _transform(hp, gamma(hp, P), kr, sq, scal[base(P, SQNORM) + r], n)
     return scal[SCALE] * _weighted_sum(scal[base(P, ALPHA):base(P, ALPHA) + n], kr, fast)
@@ -203,28 +178,32 @@ def room(P, scal, hp):
     """ROOM: a free slot; MUST_GROW: the arrays are full below the budget (GROW is set: the
     learner doubles them and the loop resumes this row); FULL: n = budget."""
     n = int(scal[N])
-    if n < P.shape[1]:
+    cap = capacity(P)
+    if n < cap:
         return ROOM
     budget = hp[KHP.BUDGET]
-    if budget == 0.0 or P.shape[1] < budget:
+    if budget == 0.0 or cap < budget:
         scal[GROW] = 1.0
         return MUST_GROW
     return FULL
 
 
 @jit(inline=INLINE)
+def room_for(idx, val, P, scal, hp):
+    """:func:`room` for storing x; a CSR pool's slab must also hold x's entries (else
+    MUST_GROW, the slab grows as the slots do)."""
+    space = room(P, scal, hp)
+    if space != MUST_GROW and not pool_has_room(idx, val, P, scal, base(P, ORDER),
+                                                int(scal[N])):
+        scal[GROW] = 1.0
+        return MUST_GROW
+    return space
+
+
+@jit(inline=INLINE)
 def _write(idx, val, xx, P, scal, slot, coef):
     """Store x in ``slot`` with raw coefficient ``coef`` (units of S), born now."""
-    if idx is None:
-        if val is not None:
-            for j in range(val.shape[0]):
-                P[j, slot] = val[j] + 0.0  # −0.0 → 0.0: a CSR row stores no zero at all
-    else:
-        for j in range(P.shape[0]):
-            P[j, slot] = 0.0
-        if val is not None:
-            for q in range(idx.shape[0]):
-                P[idx[q], slot] = val[q]
+    pool_write(idx, val, P, slot)
     scal[base(P, ALPHA) + slot] = coef
     scal[base(P, SQNORM) + slot] = xx
     scal[base(P, BORN) + slot] = scal[STEPS]
@@ -253,6 +232,7 @@ def replace(idx, val, xx, P, scal, position, coef):
     for p in range(position, n - 1):
         scal[o + p] = scal[o + p + 1]
     scal[o + n - 1] = slot
+    pool_remove(P, int(slot), int(slot))  # the CSR pool frees the row's entries
     _write(idx, val, xx, P, scal, int(slot), coef)
     scal[KS.REMOVED] += 1.0
 
@@ -266,9 +246,8 @@ def remove(P, scal, position):
     for p in range(position, n - 1):
         scal[o + p] = scal[o + p + 1]
     last = n - 1
+    pool_remove(P, slot, last)
     if slot != last:
-        for j in range(P.shape[0]):
-            P[j, slot] = P[j, last]
         for which in (ALPHA, SQNORM, BORN, KROW):
             scal[base(P, which) + slot] = scal[base(P, which) + last]
         for p in range(n - 1):
@@ -281,6 +260,7 @@ def remove(P, scal, position):
 @jit(inline=COLD)
 def clear(P, scal):
     """Remove every row (S = 1, ‖f‖² = 0)."""
+    pool_clear(P, int(scal[N]))
     scal[KS.REMOVED] += scal[N]
     scal[N] = 0.0
     scal[SCALE] = 1.0
