@@ -22,6 +22,7 @@ _INT32_MAX = np.iinfo(np.int32).max
 _HARD_ROOM = 4096  # hard tokens recorded per piece before a second run is needed
 #: Smallest piece a thread is given: below it, the threads' hand-over costs more than it saves.
 MIN_PIECE_BYTES = 256 << 10
+_MIN_BLOCK = 32 << 10  # smallest block read by line_chunks
 _lock = threading.Lock()
 _kernels = None
 
@@ -85,6 +86,30 @@ class Piece:
     first_line: int = 0
     row0: int = 0
     nz0: int = 0
+
+
+def line_chunks(path, chunk_rows):
+    """(window, array, lo, hi, first line) of each run of ``chunk_rows`` lines of ``path``
+    (any line-based text format), read in blocks about a chunk long: memory bounded by the
+    chunk, few copies of a partial chunk."""
+    from . import _text_source
+
+    K = kernels()
+    carry, first = b"", 1
+    size = [_MIN_BLOCK]
+    for block in _text_source.blocks(path, lambda: size[0]):
+        data = carry + block if carry else block
+        array, pos, n = _text_source.as_array(data), 0, len(data)
+        while True:
+            end, k = K.after_lines(array, pos, n, chunk_rows)
+            if k < chunk_rows:
+                break
+            yield data, array, pos, end, first
+            size[0] = min(max(end - pos, _MIN_BLOCK), _text_source.WINDOW_BYTES)
+            first, pos = first + k, end
+        carry = data[pos:]
+    if carry:
+        yield carry, _text_source.as_array(carry), 0, len(carry), first
 
 
 def cut(array, lo, hi, parts):
