@@ -90,26 +90,33 @@ class Piece:
 
 def line_chunks(path, chunk_rows):
     """(window, array, lo, hi, first line) of each run of ``chunk_rows`` lines of ``path``
-    (any line-based text format), read in blocks about a chunk long: memory bounded by the
-    chunk, few copies of a partial chunk."""
+    (any line-based text format). Each block read is scanned once; a chunk that spans blocks
+    is joined once (a chunk's bytes are copied at most once, whatever its size)."""
     from . import _text_source
 
     K = kernels()
-    carry, first = b"", 1
+    first, need, parts = 1, chunk_rows, []
     size = [_MIN_BLOCK]
     for block in _text_source.blocks(path, lambda: size[0]):
-        data = carry + block if carry else block
-        array, pos, n = _text_source.as_array(data), 0, len(data)
+        array, pos = _text_source.as_array(block), 0
         while True:
-            end, k = K.after_lines(array, pos, n, chunk_rows)
-            if k < chunk_rows:
+            end, k = K.after_lines(array, pos, len(block), need)
+            if k < need:  # the block ends inside the chunk
+                need -= k
+                if pos < len(block):
+                    parts.append(block[pos:] if pos else block)
                 break
-            yield data, array, pos, end, first
-            size[0] = min(max(end - pos, _MIN_BLOCK), _text_source.WINDOW_BYTES)
-            first, pos = first + k, end
-        carry = data[pos:]
-    if carry:
-        yield carry, _text_source.as_array(carry), 0, len(carry), first
+            if parts:
+                data = b"".join(parts + [block[pos:end]])
+                yield data, _text_source.as_array(data), 0, len(data), first
+            else:
+                yield block, array, pos, end, first
+            size[0] = min(max(sum(map(len, parts)) + end - pos, _MIN_BLOCK),
+                          _text_source.WINDOW_BYTES)
+            first, need, parts, pos = first + chunk_rows, chunk_rows, [], end
+    data = b"".join(parts)
+    if data:
+        yield data, _text_source.as_array(data), 0, len(data), first
 
 
 def cut(array, lo, hi, parts):
