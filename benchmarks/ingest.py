@@ -12,7 +12,13 @@ the same columns as integer feature names of namespace ``f``). Then measures:
                 excluded): seconds, MB/s, ratio; olc's ``read_vw`` on W.vw too
   olc run       ``olc run perceptron --data W.svm --json`` as a whole command, in a fresh
                 process under /usr/bin/time -v: first run (parse and write the parse cache)
-                and with the parse cache; wall seconds and peak RSS (against the CSR arrays)
+                and with the parse cache; wall seconds and peak RSS (against the CSR arrays);
+                also with ``--tau --margin`` (the two extra metrics, not computed by
+                default) from the parse cache
+  floor         what any Python process using numba's disk cache pays before olc does
+                anything: ``python -c pass``, ``import numpy``, ``import numpy, numba``, and
+                one call of a cached one-line numba function (numba's first dispatcher
+                load builds its target context), best of --repeat
   vw            ``vowpalwabbit.Workspace("--sgd --loss_function hinge -d W.vw --quiet")``
                 then ``finish()``, timed in its process (as issue 25 timed it) and as a whole
                 process, from the text file and from VW's binary cache (``--cache_file``,
@@ -21,7 +27,12 @@ the same columns as integer feature names of namespace ``f``). Then measures:
                 ``olc.progressive(chunks)`` on a --stream-gigabytes file
 
 Usage: python benchmarks/ingest.py [--dir /tmp/olc-ingest] [--rows 400000] [--repeat 3]
-       [--skip-stream] [--stream-gigabytes 2]
+       [--skip-stream] [--stream-gigabytes 2] [--only reader,run,vw,floor]
+
+Python bytecode is written into a PYTHONPYCACHEPREFIX under --dir (an installed olc has its
+.pyc files; PYTHONDONTWRITEBYTECODE=1 would make every olc process compile olc's modules
+from source, ~0.1-0.25 s). The machine's load average is reported at the start and the end;
+on a shared machine compare the ratios, measured side by side.
 Prints one JSON object on stdout; progress on stderr. Needs ``vowpalwabbit`` (the bench
 extra) for the VW rows; they are reported as skipped without it.
 """
@@ -159,50 +170,100 @@ def measure_readers(files, vw_file, repeat, env):
     return report
 
 
-def measure_run(svm, rows, repeat, env):
+def measure_run_and_vw(svm, vw_file, rows, repeat, env, folder, with_vw=True):
+    """olc run (first run, parse cache, parse cache with --tau --margin) and VW (text, binary
+    cache) round by round, alternating, so that both see the same machine load."""
     cache = Path(env["OLC_CACHE"])
-    cmd = [sys.executable, "-m", "olc", "run", "perceptron", "--data", str(svm), "--json"]
-    first, cached = [], []
+    cmd = [sys.executable, "-m", "olc", "run", "perceptron", "--data", str(svm), "--json",
+           "--quiet"]
+    vw_args = vw_commands(vw_file, env, folder) if with_vw else {}
+    runs = {"first_run": [], "parse_cache": [], "parse_cache_tau_margin": []}
+    runs.update({f"vw_{kind}": [] for kind in vw_args})
     for _ in range(repeat):
         shutil.rmtree(cache / "derived" / "parsed-files", ignore_errors=True)
         log("olc run (first run) ...")
         out, wall, rss = timed(cmd, env)
-        first.append((wall, rss))
+        runs["first_run"].append((wall, rss, None))
         log("olc run (parse cache) ...")
         out, wall, rss = timed(cmd, env)
-        cached.append((wall, rss))
+        runs["parse_cache"].append((wall, rss, None))
+        log("olc run --tau --margin (parse cache) ...")
+        with_metrics, wall, rss = timed(cmd + ["--tau", "--margin"], env)
+        runs["parse_cache_tau_margin"].append((wall, rss, None))
+        for kind, args in vw_args.items():
+            log(f"vw ({kind}) ...")
+            inside, wall, rss = timed([sys.executable, "-c", VW_RUN, args], env)
+            runs[f"vw_{kind}"].append((wall, rss, float(inside)))
     summary = json.loads(out)
     csr = csr_megabytes(rows, rows * NNZ)
-    return {"first_run": {"wall_s": round(min(w for w, _ in first), 2),
-                          "peak_rss_mb": round(max(r for _, r in first)),
-                          "peak_over_csr": round(max(r for _, r in first) / csr, 2)},
-            "parse_cache": {"wall_s": round(min(w for w, _ in cached), 2),
-                            "peak_rss_mb": round(max(r for _, r in cached)),
-                            "peak_over_csr": round(max(r for _, r in cached) / csr, 2)},
-            "csr_arrays_mb": round(csr), "learning_s": round(summary["seconds"], 3),
-            "mistakes": summary["mistakes"]}
+
+    def row(values, olc=True):
+        out = {"wall_s": round(min(w for w, _, _ in values), 2),
+               "all_wall_s": [round(w, 2) for w, _, _ in values],
+               "peak_rss_mb": round(max(r for _, r, _ in values))}
+        if olc:
+            out["peak_over_csr"] = round(out["peak_rss_mb"] / csr, 2)
+        else:
+            out["in_process_s"] = round(min(i for _, _, i in values), 3)
+        return out
+
+    report = {"olc_run": {key: row(runs[key]) for key in
+                          ("first_run", "parse_cache", "parse_cache_tau_margin")}}
+    report["olc_run"].update(
+        csr_arrays_mb=round(csr), learning_s=round(summary["seconds"], 3),
+        mistakes=summary["mistakes"], not_computed_by_default=summary.get("not_computed"),
+        tau_margin={k: json.loads(with_metrics)[k] for k in ("tau", "final_margin")})
+    if not with_vw:
+        return report
+    if not vw_args:
+        report["vw"] = {"skipped": "vowpalwabbit is not installed (pip install -e '.[bench]')"}
+        return report
+    report["vw"] = {kind: row(runs[f"vw_{kind}"], olc=False) for kind in vw_args}
+    return report
 
 
-def measure_vw(vw_file, repeat, env, folder):
+FLOOR = {"python": "pass", "numpy": "import numpy", "numpy_numba": "import numpy, numba"}
+CACHED_CALL = r"""
+import numba, numpy
+@numba.njit(cache=True)
+def total(a):
+    s = 0.0
+    for v in a:
+        s += v
+    return s
+total(numpy.ones(3))
+"""
+
+
+def measure_floor(repeat, env, folder):
+    """Best wall seconds of processes that do nothing of olc's: the start-up floor."""
+    script = folder / "floor_cached_call.py"
+    script.write_text(CACHED_CALL)
+    floor_env = dict(env, NUMBA_CACHE_DIR=str(folder / "floor-numba-cache"))
+    subprocess.run([sys.executable, str(script)], env=floor_env, check=True)  # fills the cache
+    cmds = {k: [sys.executable, "-c", v] for k, v in FLOOR.items()}
+    cmds["numpy_numba_first_cached_call"] = [sys.executable, str(script)]
+    best = {k: 1e9 for k in cmds}
+    for _ in range(repeat):
+        for k, cmd in cmds.items():
+            best[k] = min(best[k], timed(cmd, floor_env)[1])
+    return {k: round(v, 3) for k, v in best.items()}
+
+
+def vw_commands(vw_file, env, folder):
+    """{kind: VW arguments} for its text file and its binary cache (written here by a first
+    run), or {} when the wheel is not installed."""
     try:
         import vowpalwabbit
         del vowpalwabbit  # only its presence
     except ImportError:
-        return {"skipped": "vowpalwabbit is not installed (pip install -e '.[bench]')"}
+        return {}
     cache_file = folder / f"{vw_file.name}.vwcache"
     cache_file.unlink(missing_ok=True)
     text_args = f"--sgd --loss_function hinge -d {vw_file} --quiet"
     cache_args = f"{text_args} --cache_file {cache_file}"
     timed([sys.executable, "-c", VW_RUN, cache_args], env)  # writes the cache
-    rows = {"text": [], "cache": []}
-    for _ in range(repeat):
-        for kind, args in (("text", text_args), ("cache", cache_args)):
-            log(f"vw ({kind}) ...")
-            out, wall, rss = timed([sys.executable, "-c", VW_RUN, args], env)
-            rows[kind].append((float(out), wall, rss))
-    return {kind: {"in_process_s": round(min(r[0] for r in v), 3),
-                   "wall_s": round(min(r[1] for r in v), 2),
-                   "peak_rss_mb": round(max(r[2] for r in v))} for kind, v in rows.items()}
+    return {"text": text_args, "cache": cache_args}
 
 
 def main():
@@ -212,11 +273,16 @@ def main():
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--skip-stream", action="store_true")
     parser.add_argument("--stream-gigabytes", type=float, default=2.0)
+    parser.add_argument("--only", default="reader,run,vw,floor",
+                        help="comma-separated parts among reader, run, vw, floor")
     args = parser.parse_args()
+    only = set(args.only.split(","))
     folder = Path(args.dir)
     folder.mkdir(parents=True, exist_ok=True)
     svm, vw_file = generate(folder, args.rows)
-    env = dict(os.environ, OLC_COMPILE_NOTICE="0", OLC_CACHE=str(folder / "olc-cache"))
+    env = dict(os.environ, OLC_COMPILE_NOTICE="0", OLC_CACHE=str(folder / "olc-cache"),
+               PYTHONPYCACHEPREFIX=str(folder / "pycache"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     subprocess.run([sys.executable, "-m", "olc", "warmup", "perceptron", "--readers"], env=env,
                    check=True,
                    capture_output=True)
@@ -224,10 +290,15 @@ def main():
     report = {"rows": args.rows, "svm_MB": round(svm.stat().st_size / 1e6, 1),
               "vw_MB": round(vw_file.stat().st_size / 1e6, 1), "cores": os.cpu_count(),
               "load_average": os.getloadavg()}
-    report["reader"] = measure_readers(files, vw_file, args.repeat, env)
-    report["olc_run"] = measure_run(svm, args.rows, args.repeat, env)
-    report["vw"] = measure_vw(vw_file, args.repeat, env, folder)
-    if "text" in report["vw"]:
+    if "reader" in only:
+        report["reader"] = measure_readers(files, vw_file, args.repeat, env)
+    if "run" in only:
+        report.update(measure_run_and_vw(svm, vw_file, args.rows, args.repeat, env, folder,
+                                         with_vw="vw" in only))
+    if "floor" in only:
+        log("floor: python, numpy, numba, one cached numba call ...")
+        report["floor"] = measure_floor(args.repeat, env, folder)
+    if "text" in report.get("vw", {}) and "olc_run" in report:
         report["ratios"] = {
             "first_run_vs_vw_text_wall": round(report["vw"]["text"]["wall_s"]
                                                / report["olc_run"]["first_run"]["wall_s"], 2),
@@ -239,6 +310,7 @@ def main():
                               "--gigabytes", str(args.stream_gigabytes), "--dir", str(folder)],
                              env=env, capture_output=True, text=True, check=True).stdout
         report["stream"] = json.loads(out)
+    report["load_average_at_end"] = os.getloadavg()
     print(json.dumps(report, indent=1))
 
 

@@ -5,12 +5,17 @@ Writes a synthetic sparse svmlight file of about --gigabytes GB into --dir (kept
 when its size matches, so reruns skip the generation): d = 2^20 columns, 50 nonzeros per row
 at random columns, values with 6 digits, labels from a random hyperplane. Then,
 each in a fresh process:
-  cli          `olc run perceptron --data FILE --stream --json`
-  progressive  `olc.progressive(Perceptron(), iter_svmlight_chunks(FILE))`
+  cli          `olc run perceptron --data FILE --stream --json --quiet`: the width found by a
+               counting pass over the file first, then one learning pass
+  cli_width    the same with `--n-features 1048576`: one pass
+  progressive  `olc.progressive(Perceptron(), iter_svmlight_chunks(FILE, n_features=2^20))`
 and reports wall seconds, rows/s and the peak resident memory of each, beside the file size.
+With --versus DIR, `cli` of the olc source folder DIR too, alternating with this tree's runs
+(--repeat rounds), so that both see the same machine load (the machine's load average is
+reported at the start and the end).
 
 Usage: python benchmarks/stream_memory.py [--gigabytes 2] [--dir /tmp/olc-stream]
-       [--chunk-rows 10000]
+       [--chunk-rows 10000] [--repeat 1] [--versus DIR]
 Prints one JSON object on stdout; progress on stderr.
 """
 import argparse
@@ -82,6 +87,8 @@ def main():
     parser.add_argument("--gigabytes", type=float, default=2.0)
     parser.add_argument("--dir", default=str(Path(tempfile.gettempdir()) / "olc-stream"))
     parser.add_argument("--chunk-rows", type=int, default=10_000)
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--versus", default=None, help="another olc source folder")
     args = parser.parse_args()
     folder = Path(args.dir)
     folder.mkdir(parents=True, exist_ok=True)
@@ -92,27 +99,41 @@ def main():
     else:
         size = write_file(path, args.gigabytes)
     env = dict(os.environ, OLC_COMPILE_NOTICE="0")
+    versus_env = None
+    if args.versus:
+        versus_env = dict(env, PYTHONPATH=os.pathsep.join(
+            [str(Path(args.versus).resolve())] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH")
+                                                  else [])))
     # Warm the compile cache first, so the timings below are the stream's, not numba's.
-    subprocess.run([sys.executable, "-m", "olc", "warmup", "perceptron"], env=env,
-                   check=True, capture_output=True)
-    report = {"file_bytes": size, "chunk_rows": args.chunk_rows}
-    print("olc run --stream ...", file=sys.stderr)
-    out, wall, rss = timed_rss([sys.executable, "-m", "olc", "run", "perceptron", "--data",
-                                str(path), "--stream", "--chunk-rows", str(args.chunk_rows),
-                                "--json"], env)
-    cli = json.loads(out)
-    rows = cli["steps"]
-    report["cli"] = {"wall_s": round(wall, 1), "peak_rss_mb": round(rss),
-                     "rows": rows, "rows_per_s": round(rows / wall) if rows else None}
-    print("olc.progressive(chunks) ...", file=sys.stderr)
-    out, wall, rss = timed_rss([sys.executable, "-c", PROGRESSIVE, str(path),
-                                str(args.chunk_rows)], env)
-    prog = json.loads(out)
-    report["progressive"] = {"wall_s": round(wall, 1), "peak_rss_mb": round(rss),
-                             "rows": prog["rows"], "rows_per_s": round(prog["rows"] / wall),
-                             "mistakes": prog["mistakes"]}
+    for e in filter(None, (env, versus_env)):
+        subprocess.run([sys.executable, "-m", "olc", "warmup", "perceptron", "--readers"],
+                       env=e, check=True, capture_output=True)
+    report = {"file_bytes": size, "chunk_rows": args.chunk_rows,
+              "load_average_at_start": os.getloadavg()}
+    cli = [sys.executable, "-m", "olc", "run", "perceptron", "--data", str(path), "--stream",
+           "--chunk-rows", str(args.chunk_rows), "--json", "--quiet"]
+    runs = {"cli": (cli, env), "cli_width": (cli + ["--n-features", str(D)], env),
+            "progressive": ([sys.executable, "-c", PROGRESSIVE, str(path),
+                             str(args.chunk_rows)], env)}
+    if versus_env is not None:
+        runs["versus_cli"] = (cli, versus_env)
+    results = {name: [] for name in runs}
+    for _ in range(args.repeat):
+        for name, (cmd, e) in runs.items():
+            print(f"{name} ...", file=sys.stderr)
+            out, wall, rss = timed_rss(cmd, e)
+            rows = json.loads(out)["steps" if name != "progressive" else "rows"]
+            results[name].append((wall, rss, rows, json.loads(out)["mistakes"]))
+    for name, values in results.items():
+        wall = min(w for w, _, _, _ in values)
+        rows = values[0][2]
+        report[name] = {"wall_s": round(wall, 1), "all_wall_s": [round(w, 1) for w, *_ in values],
+                        "peak_rss_mb": round(max(r for _, r, _, _ in values)), "rows": rows,
+                        "rows_per_s": round(rows / wall) if rows else None,
+                        "mistakes": values[0][3]}
     out, wall, rss = timed_rss([sys.executable, "-c", "import olc, numba, sklearn"], env)
     report["baseline_import_rss_mb"] = round(rss)
+    report["load_average_at_end"] = os.getloadavg()
     print(json.dumps(report, indent=1))
 
 

@@ -86,7 +86,10 @@ def test_errors_are_one_line_naming_file_and_line(tmp_path):
     path.write_text("\n".join(lines) + "\n")
     line = _fails(["run", "perceptron", "--data", path], tmp_path)
     assert str(path) in line and "line 42" in line and "not a number" in line
-    assert "svmlight" in _fails(["run", "perceptron", "--data", path, "--stream"], tmp_path)
+    for chunk_rows in ("7", "1000"):  # the bad line in a later chunk, or in the first
+        line = _fails(["run", "perceptron", "--data", path, "--stream", "--chunk-rows",
+                       chunk_rows], tmp_path)
+        assert str(path) in line and "line 42" in line and "not a number" in line
     for option, value in (("--format", "csv"), ("--bits", 40)):  # typer's usage errors
         res = CliRunner().invoke(app, ["run", "perceptron", "--data", str(path), option,
                                        str(value)])

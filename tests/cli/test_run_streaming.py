@@ -64,7 +64,7 @@ def test_cli_stream_equals_the_in_memory_run(tmp_path):
             vals = rng.normal(size=6)
             fh.write(("+1" if vals @ w[cols] > 0 else "-1") + " " +
                      " ".join(f"{c + 1}:{v:.5f}" for c, v in zip(cols, vals)) + "\n")
-    base = ["run", "pa-i", "--data", str(path), "--json", "--no-tau"]
+    base = ["run", "pa-i", "--data", str(path), "--json", "--margin"]
     res_mem = CliRunner().invoke(app, base + ["--no-stream"])
     res_str = CliRunner().invoke(app, base + ["--stream", "--chunk-rows", "700"])
     assert res_mem.exit_code == 0 and res_str.exit_code == 0, res_str.output

@@ -65,6 +65,33 @@ def test_chunks_equal_whole_file(tmp_path, chunk_rows):
     np.testing.assert_array_equal(yw, y)
 
 
+@pytest.mark.parametrize("block", [5, 64, 1 << 20])
+@pytest.mark.parametrize("chunk_rows", [1, 3, 40])
+def test_chunks_across_blocks_are_the_lines_asked(tmp_path, monkeypatch, block, chunk_rows):
+    # blocks shorter than a line, than a chunk, and longer than the file: every chunk holds
+    # exactly chunk_rows lines (the last the rest), whatever the blocks; errors keep their line
+    from olc.data import _svmlight_parse, _text_source
+
+    monkeypatch.setattr(_svmlight_parse, "_MIN_BLOCK", block)
+    monkeypatch.setattr(_text_source, "WINDOW_BYTES", block)
+    rng = np.random.default_rng(4)
+    X, y = _random_csr(rng, 101, 30), rng.choice([-1.0, 1.0], 101)
+    path = _write(tmp_path, X, y)
+    chunks = list(iter_svmlight_chunks(path, chunk_rows, n_features=30))
+    sizes = [c.shape[0] for c, _ in chunks]
+    assert sizes == [chunk_rows] * (101 // chunk_rows) + ([101 % chunk_rows] if 101 % chunk_rows
+                                                           else [])
+    Xc, yc = _concat(chunks)
+    assert _same(Xc, X)
+    np.testing.assert_array_equal(yc, y)
+    lines = path.read_text().splitlines()
+    lines[77] = "1 3:x"
+    path.write_text("\n".join(lines))  # no newline after the last line either
+    with pytest.raises(DataFormatError) as err:
+        list(iter_svmlight_chunks(path, chunk_rows, n_features=30))
+    assert err.value.line == 78
+
+
 def test_matches_sklearn_and_infers_width(tmp_path):
     rng = np.random.default_rng(1)
     X, y = _random_csr(rng, 300, 25), rng.normal(size=300)

@@ -215,3 +215,60 @@ def test_indices_beyond_int32_are_read_as_int64(tmp_path):
     assert X.indices.dtype == np.int64 and X.shape == (2, 3_000_000_000)
     np.testing.assert_array_equal(X.indices, [2, 2_999_999_999, 6])
     np.testing.assert_array_equal(X.data, [1, 2.5, 1])  # (scikit-learn's reader overflows)
+
+
+def _eisel_lemire_tokens(rng, n):
+    """Tokens of 16 to 19 significant digits (beyond Clinger's fast path, within one uint64)
+    over the whole range of doubles: random digits at any exponent, the shortest repr of
+    random doubles and of subnormals, and decimal midpoints between neighbouring doubles
+    (exact ties, rounded to even by float())."""
+    from decimal import Decimal
+
+    out = []
+    for _ in range(n):
+        kind = rng.random()
+        if kind < 0.4:
+            digits = str(rng.randint(10 ** 15, 10 ** rng.randint(16, 19) - 1))
+            out.append(f"{rng.choice(['', '-'])}{digits[0]}.{digits[1:]}e{rng.randint(-345, 308)}")
+        elif kind < 0.6:
+            x = struct.unpack("d", struct.pack("Q", rng.getrandbits(63)))[0]
+            if np.isfinite(x) and x != 0.0:
+                out.append("%.17g" % x)
+        elif kind < 0.7:
+            x = struct.unpack("d", struct.pack("Q", rng.getrandbits(52)))[0]  # subnormal
+            out.append("%.17g" % x)
+        else:  # the midpoint of x and its successor, when it has at most 19 digits
+            x = float(rng.randint(2 ** 53, 2 ** 64)) * 2.0 ** rng.randint(-60, 10)
+            mid = (Decimal(x) + Decimal(np.nextafter(x, np.inf))) / 2
+            text = format(mid.normalize(), "f")
+            if len(text.replace(".", "").lstrip("0")) <= 19:
+                out.append(text)
+    return out
+
+
+def test_long_tokens_are_converted_in_compiled_code_exactly(tmp_path, monkeypatch):
+    # tokens of 16-19 digits (what scikit-learn's dump_svmlight_file and repr() write) are
+    # converted by Eisel-Lemire in the kernel, not left to Python: bit for bit float()'s
+    rng = random.Random(2025)
+    tokens = _eisel_lemire_tokens(rng, 40000) + [
+        "9007199254740993", "9007199254740995", "9007199254740993.000", "18014398509481985",
+        "4.9406564584124654e-324", "2.4703282292062328e-324", "2.2250738585072011e-308",
+        "2.2250738585072014e-308", "1.7976931348623157e308", "1.000000000000000222",
+        "7.2057594037927933e16", "123456789012345678e-360", "1234567890123456789e-343"]
+    tokens = [t for t in tokens if np.isfinite(float(t))]
+    assert sum("." in t or "e" in t for t in tokens) > 20000
+    hard = []
+    original = _svmlight_parse.convert_hard
+    monkeypatch.setattr(_svmlight_parse, "convert_hard",
+                        lambda array, slot, *rest: hard.append(slot.shape[0]) or
+                        original(array, slot, *rest))
+    X, y = read_svmlight(_file_of(tmp_path, tokens), 3)
+    np.testing.assert_array_equal(_bits(y), _expected(tokens))
+    np.testing.assert_array_equal(_bits(X.data[0::2]), _expected(tokens))
+    assert sum(hard) == 0
+
+
+def test_overflowing_long_tokens_are_named(tmp_path):
+    path = _file_of(tmp_path, ["1", "1.7976931348623159e308", "1"])
+    with pytest.raises(DataFormatError, match="line 2.*NaN or infinite"):
+        read_svmlight(path, 3)

@@ -163,3 +163,75 @@ def test_bad_arguments(tmp_path):
         read_vw(tmp_path / "missing.vw")
     with pytest.raises(ValueError, match="format"):
         read_file(tmp_path / "x", format="csv")
+
+
+def _integer_named_file(path, seed, n):
+    """Rows of the default namespace with integer feature names (column = the name, VW's
+    convention for ``|`` with hash 0), repeated names and zero values; and the expected CSR
+    arrays built independently (scipy sums duplicates, then the zeros are dropped)."""
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(seed)
+    rows, cols, vals, labels, lines = [], [], [], [], []
+    for r in range(n):
+        k = int(rng.integers(0, 12))
+        names = rng.integers(0, 40, size=k)  # repeats within a row are common
+        values = rng.choice([0.0, 1.0, -1.0, 0.5, 2.25], size=k)
+        label = int(rng.choice([-1, 1]))
+        lines.append(f"{label} | " + " ".join(f"{c}:{v:g}" for c, v in zip(names, values)))
+        labels.append(label)
+        rows += [r] * k
+        cols += names.tolist()
+        vals += values.tolist()
+    path.write_text("\n".join(lines) + "\n")
+    expected = sp.coo_matrix((vals, (rows, cols)), shape=(n, 1 << 10)).tocsr()
+    expected.sum_duplicates()
+    expected.eliminate_zeros()
+    return expected, np.array(labels, dtype=np.float64)
+
+
+@pytest.mark.parametrize("window", [1 << 9, 1 << 22])
+def test_repeated_and_zero_features_across_pieces_and_windows(tmp_path, monkeypatch, window):
+    # the pieces' arrays are filled in place and moved down over the room that repeated and
+    # zero features leave: many pieces and windows, compared with scipy's own summing
+    monkeypatch.setattr(_svmlight_parse, "MIN_PIECE_BYTES", 128)
+    monkeypatch.setattr(_text_source, "WINDOW_BYTES", window)
+    path = tmp_path / "r.vw"
+    expected, labels = _integer_named_file(path, seed=3, n=2000)
+    X, y = read_vw(path, 10)
+    np.testing.assert_array_equal(X.indptr, expected.indptr)
+    np.testing.assert_array_equal(X.indices, expected.indices)
+    np.testing.assert_array_equal(X.data, expected.data)
+    np.testing.assert_array_equal(y, labels)
+    assert X.indices.dtype == np.int32 and X.indptr.dtype == np.int32
+
+
+@pytest.mark.parametrize("chunk_rows", [1, 7, 500, 5000])
+def test_chunks_are_the_whole_read_in_pieces(tmp_path, chunk_rows):
+    import scipy.sparse as sp
+
+    from olc.data import iter_vw_chunks
+
+    path = tmp_path / "c.vw"
+    expected, labels = _integer_named_file(path, seed=4, n=1200)
+    chunks = list(iter_vw_chunks(path, chunk_rows, 10))
+    assert all(X.shape[1] == 1 << 10 and X.shape[0] <= chunk_rows for X, _ in chunks)
+    assert len(chunks) == -(-1200 // chunk_rows)
+    X = sp.vstack([c[0] for c in chunks]).tocsr()
+    assert (X != expected).nnz == 0
+    np.testing.assert_array_equal(np.concatenate([c[1] for c in chunks]), labels)
+
+
+def test_chunks_name_file_and_line_and_check_arguments(tmp_path):
+    from olc.data import iter_vw_chunks
+
+    path = tmp_path / "bad.vw"
+    path.write_text("1 | a\n" * 30 + "1 | a:1e\n" + "1 | a\n" * 30)
+    chunks = iter_vw_chunks(path, 8, 10)
+    with pytest.raises(DataFormatError) as err:
+        list(chunks)
+    assert err.value.line == 31 and err.value.path == str(path)
+    with pytest.raises(ValueError, match="bits"):
+        iter_vw_chunks(path, 8, 40)
+    with pytest.raises(ValueError, match="chunk_rows"):
+        iter_vw_chunks(path, 0, 10)

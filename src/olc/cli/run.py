@@ -19,17 +19,28 @@ def run_cmd(
     seed: Optional[int] = typer.Option(None, "--seed", min=0,
                                        help="Shuffle each pass with this seed (default: "
                                             "data order)."),
-    tau: bool = typer.Option(True, "--tau/--no-tau",
-                             help="Track τ (first step with positive margin on the data)."),
+    tau: bool = typer.Option(False, "--tau/--no-tau",
+                             help="Also compute τ (the first step whose classifier has "
+                                  "positive margin on the whole data): it re-checks the data "
+                                  "at every update until then, which can cost more than "
+                                  "learning. Not computed by default."),
+    margin: bool = typer.Option(False, "--margin/--no-margin",
+                                help="Also compute the final margin γ̄ = min y(w·x+b)/‖w‖ "
+                                     "over the data (one more pass; a stream reads the file "
+                                     "again). Not computed by default."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
     save_model: Optional[Path] = typer.Option(None, "--save-model",
                                               help="Save the final learner (.npz)."),
     stream: Optional[bool] = typer.Option(
         None, "--stream/--no-stream",
-        help="Read an svmlight --data file chunk by chunk: memory bounded by the chunk, one "
-             "pass in file order, no τ (default: for files over 256 MB)."),
+        help="Read a --data file (svmlight or VW) chunk by chunk: memory bounded by the "
+             "chunk, one pass in file order, no τ (default: for files over 256 MB)."),
     chunk_rows: int = typer.Option(10_000, "--chunk-rows", min=1,
                                    help="Lines per chunk when streaming."),
+    n_features: Optional[int] = typer.Option(
+        None, "--n-features", min=1,
+        help="svmlight files: the number of columns (default: the largest index in the "
+             "file, which a stream finds by an extra counting pass over the file)."),
     format_: Optional[str] = typer.Option(None, "--format", callback=format_callback,
                                           help=FORMAT_HELP),
     bits: Optional[int] = typer.Option(None, "--bits", callback=bits_callback, help=BITS_HELP),
@@ -42,6 +53,7 @@ def run_cmd(
     announce_early([algorithm], data)
     from rich.table import Table
 
+    from ..data.files import detect_format
     from ..data.sources import describe_source, load_source
     from ..evaluate.summary import run_one, run_one_streamed
     from ..report import format_number
@@ -52,21 +64,24 @@ def run_cmd(
     try:
         progress = False if quiet else None
         if _streamed(data, stream, passes, seed, format_):
-            summary, learner = run_one_streamed(algorithm, params, Path(data), chunk_rows,
-                                                progress=progress)
-            name, n_rows, n_features = Path(data).name, summary["steps"], learner.n_features_in_
+            summary, learner = run_one_streamed(
+                algorithm, params, Path(data), chunk_rows, progress=progress, margin=margin,
+                tau=tau, n_features=n_features, format=detect_format(Path(data), format_),
+                bits=bits)
+            name, n_rows, width = Path(data).name, summary["steps"], learner.n_features_in_
         else:
             advance, close = reading_progress(Path(data).name, quiet)
             try:
                 X, y, name = load_source(data, format=format_, bits=bits, cache=parse_cache,
-                                         progress=advance, write_behind=True)
+                                         progress=advance, write_behind=True,
+                                         n_features=n_features)
             finally:
                 close()
             announce_compile([algorithm], X)
             summary, learner, _ = run_one(algorithm, params, X, y, passes=passes, seed=seed,
-                                          track_tau=tau, progress=progress)
+                                          track_tau=tau, progress=progress, margin=margin)
             summary["data"] = describe_source(name, X, y)
-            n_rows, n_features = X.shape
+            n_rows, width = X.shape
         if save_model is not None:
             from ..persistence import save
 
@@ -74,7 +89,7 @@ def run_cmd(
         if as_json:
             out.print_json(json.dumps(summary))
             return
-        table = Table(title=f"{algorithm} on {name} ({n_rows} rows × {n_features} features, "
+        table = Table(title=f"{algorithm} on {name} ({n_rows} rows × {width} features, "
                             f"{passes} pass{'es' if passes > 1 else ''})")
         table.add_column("metric")
         table.add_column("value", justify="right")
@@ -85,8 +100,10 @@ def run_cmd(
                     "absolute_error", "updates", "seconds", "compile_seconds")
         if "support_vectors" in summary:  # a kernel learner's pool
             keys = keys[:3] + ("support_vectors",) + keys[3:]
+        skipped = summary.get("not_computed", {})
         for key in keys:
-            table.add_row(key, format_number(summary.get(key)))
+            table.add_row(key, f"not computed: {skipped[key]}" if key in skipped
+                          else format_number(summary.get(key)))
         out.print(table)
     finally:
         finish_writes()  # a parse-cache entry written while the learner ran
@@ -97,16 +114,10 @@ STREAM_ABOVE_BYTES = 256 << 20
 
 def _streamed(data, stream, passes, seed, format_=None):
     """Whether ``olc run`` reads --data chunk by chunk (a file, one pass in order)."""
-    from ..data.files import detect_format
-
     path = Path(data)
     if stream is False or not path.is_file():
         if stream:
-            fail(f"--stream needs --data to be an svmlight file; {data!r} is not a file")
-        return False
-    if detect_format(path, format_) != "svmlight":
-        if stream:
-            fail("--stream reads svmlight files; a Vowpal Wabbit file is read whole")
+            fail(f"--stream needs --data to be a data file; {data!r} is not a file")
         return False
     if stream is None and path.stat().st_size <= STREAM_ABOVE_BYTES:
         return False

@@ -44,7 +44,7 @@ from .registry import (
 )
 from .files import read_file
 from .svmlight import iter_svmlight_chunks, read_svmlight
-from .vw import read_vw
+from .vw import iter_vw_chunks, read_vw
 from .synthetic import (
     Truth,
     example_5_1,
@@ -78,6 +78,7 @@ __all__ = [
     "iter_svmlight_chunks",
     "read_svmlight",
     "read_vw",
+    "iter_vw_chunks",
     "read_file",
     # synthetic
     "separable",

@@ -12,11 +12,18 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
-from urllib.request import Request, urlopen
 
 from .._util.atomic import new_file_mode
 
 __all__ = ["download_to_temp", "DestinationNotWritable", "TIMEOUT_S"]
+
+
+def urlopen(request, timeout=None):
+    """``urllib.request.urlopen``, imported on first use: urllib's http, ssl and email
+    modules take ~40 ms to import, which every command that only reads a local file paid."""
+    from urllib.request import urlopen as open_url
+
+    return open_url(request, timeout=timeout)
 
 
 class DestinationNotWritable(OSError):
@@ -41,6 +48,8 @@ def download_to_temp(url: str, folder: Path) -> Path:
     except OSError as e:  # read-only data home (e.g. a shared folder), no permission
         raise DestinationNotWritable(e.errno, f"cannot write into {folder}: {e.strerror or e}") from e
     try:
+        from urllib.request import Request
+
         request = Request(url, headers={"User-Agent": _USER_AGENT})
         # `urlopen` is resolved as a module global at call time, so tests can
         # monkeypatch olc.data._download.urlopen to keep the suite offline.

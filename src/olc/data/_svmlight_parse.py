@@ -22,6 +22,7 @@ _INT32_MAX = np.iinfo(np.int32).max
 _HARD_ROOM = 4096  # hard tokens recorded per piece before a second run is needed
 #: Smallest piece a thread is given: below it, the threads' hand-over costs more than it saves.
 MIN_PIECE_BYTES = 256 << 10
+_MIN_BLOCK = 32 << 10  # smallest block read by line_chunks
 _lock = threading.Lock()
 _kernels = None
 
@@ -85,6 +86,37 @@ class Piece:
     first_line: int = 0
     row0: int = 0
     nz0: int = 0
+
+
+def line_chunks(path, chunk_rows):
+    """(window, array, lo, hi, first line) of each run of ``chunk_rows`` lines of ``path``
+    (any line-based text format). Each block read is scanned once; a chunk that spans blocks
+    is joined once (a chunk's bytes are copied at most once, whatever its size)."""
+    from . import _text_source
+
+    K = kernels()
+    first, need, parts = 1, chunk_rows, []
+    size = [_MIN_BLOCK]
+    for block in _text_source.blocks(path, lambda: size[0]):
+        array, pos = _text_source.as_array(block), 0
+        while True:
+            end, k = K.after_lines(array, pos, len(block), need)
+            if k < need:  # the block ends inside the chunk
+                need -= k
+                if pos < len(block):
+                    parts.append(block[pos:] if pos else block)
+                break
+            if parts:
+                data = b"".join(parts + [block[pos:end]])
+                yield data, _text_source.as_array(data), 0, len(data), first
+            else:
+                yield block, array, pos, end, first
+            size[0] = min(max(sum(map(len, parts)) + end - pos, _MIN_BLOCK),
+                          _text_source.WINDOW_BYTES)
+            first, need, parts, pos = first + chunk_rows, chunk_rows, [], end
+    data = b"".join(parts)
+    if data:
+        yield data, _text_source.as_array(data), 0, len(data), first
 
 
 def cut(array, lo, hi, parts):

@@ -47,14 +47,18 @@ def synthetic_stream(n=20000, d=20, margin=0.1, offset=5.0, seed=0):
 
 
 def load_source(text, *, format=None, bits=None, cache=True, progress=None,
-                write_behind=False):
+                write_behind=False, n_features=None):
     """Returns (X, y, display name) for ``synthetic[:k=v,...]``, ``NAME[:SPLIT]`` of the data
     registry, or a path to a data file (svmlight/libsvm or Vowpal Wabbit text, plain or
     compressed: :func:`olc.data.files.read_file`, with its parse cache unless ``cache`` is
-    False; ``format``/``bits``/``write_behind`` as there; ``progress`` is called with the
-    rows of each window read)."""
+    False; ``format``/``bits``/``write_behind``/``n_features`` as there; ``progress`` is
+    called with the rows of each window read)."""
     from . import datasets, load
     from .files import read_file
+
+    if n_features is not None and not Path(text).is_file():
+        raise ValueError("--n-features applies to an svmlight --data file; a named data set "
+                         "or the synthetic stream has its own width")
 
     if text == "synthetic" or text.startswith("synthetic:"):
         options = _parse_options(text.partition(":")[2], SYNTHETIC_DEFAULTS, "synthetic")
@@ -76,7 +80,7 @@ def load_source(text, *, format=None, bits=None, cache=True, progress=None,
     path = Path(text)
     if path.exists():
         X, y = read_file(path, format=format, bits=bits, cache=cache, progress=progress,
-                         write_behind=write_behind)
+                         write_behind=write_behind, n_features=n_features)
         return X, y, path.name
     raise FileNotFoundError(f"--data {text!r} is neither a dataset name ({', '.join(datasets())}), "
                             "an existing file, nor synthetic[:k=v,...]")

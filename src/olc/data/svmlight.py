@@ -41,8 +41,7 @@ from typing import TYPE_CHECKING, Iterator
 import numpy as np
 
 from . import _svmlight_parse as parse
-from . import _text_source
-from ._text_source import ThreadPool, as_array, blocks, read_ahead, windows
+from ._text_source import ThreadPool, as_array, read_ahead, windows
 from .errors import DataFormatError
 from .._util.sparse import scipy_sparse
 
@@ -54,7 +53,6 @@ __all__ = ["iter_svmlight_chunks", "read_svmlight", "DEFAULT_CHUNK_ROWS"]
 #: Rows per chunk: ~10k rows keeps a chunk of a typical sparse text data set at a
 #: few MB, while the per-chunk overhead stays negligible next to parsing.
 DEFAULT_CHUNK_ROWS = 10_000
-_MIN_BLOCK = 32 << 10
 
 
 def _check_args(chunk_rows, n_features, zero_based):
@@ -187,30 +185,9 @@ def _resolve(path, n_features, zero_based):
     return _conventions(n_features, zero_based, nnz, low, high)
 
 
-def _line_chunks(path, chunk_rows):
-    """(window, array, lo, hi, first line) of each run of ``chunk_rows`` lines."""
-    K = parse.kernels()
-    carry, first = b"", 1
-    # blocks about a chunk long: memory bounded by the chunk, few copies of a partial chunk
-    size = [_MIN_BLOCK]
-    for block in blocks(path, lambda: size[0]):
-        data = carry + block if carry else block
-        array, pos, n = as_array(data), 0, len(data)
-        while True:
-            end, k = K.after_lines(array, pos, n, chunk_rows)
-            if k < chunk_rows:
-                break
-            yield data, array, pos, end, first
-            size[0] = min(max(end - pos, _MIN_BLOCK), _text_source.WINDOW_BYTES)
-            first, pos = first + k, end
-        carry = data[pos:]
-    if carry:
-        yield carry, as_array(carry), 0, len(carry), first
-
-
 def _parsed_chunks(path, chunk_rows, conv, width, query_id):
     with ThreadPool() as pool:
-        for window, array, lo, hi, first in _line_chunks(path, chunk_rows):
+        for window, array, lo, hi, first in parse.line_chunks(path, chunk_rows):
             pieces = parse.count_pieces(pool, array, lo, hi, first)
             rows, nnz = sum(p.rows for p in pieces), sum(p.nnz for p in pieces)
             if not rows:

@@ -15,8 +15,9 @@ them as a third array for the caller to use. A third token before the bar (VW's 
 prediction) is refused. Tags are ignored.
 
 The file is read by windows (a thread reads and decompresses ahead) cut into pieces that
-threads parse (the kernels release the GIL); the pieces' arrays are joined at the end, so
-the peak memory is about twice the result (the svmlight reader's is once).
+threads parse (the kernels release the GIL), in two passes as the svmlight reader: a count,
+then the parse into arrays allocated once (:func:`read_vw`); or chunk by chunk
+(:func:`iter_vw_chunks`), memory bounded by the chunk.
 """
 from __future__ import annotations
 
@@ -25,11 +26,11 @@ import os
 import numpy as np
 
 from . import _svmlight_parse as parse
-from ._text_source import ThreadPool, as_array, windows
+from ._text_source import ThreadPool, as_array, read_ahead, windows
 from .errors import DataFormatError
 from .._util.sparse import scipy_sparse
 
-__all__ = ["read_vw", "DEFAULT_BITS"]
+__all__ = ["read_vw", "iter_vw_chunks", "DEFAULT_BITS"]
 
 #: VW's default ``-b``.
 DEFAULT_BITS = 18
@@ -67,20 +68,43 @@ _REASONS = {
 }
 
 
-def _fill_piece(path, window, array, piece, mask, importance):
-    """One piece: (y, weight, indptr, columns, values) with canonical rows."""
+class _Arrays:
+    """The output of ``rows`` examples with at most ``tokens`` features, allocated once: the
+    pieces fill their own stretches, then are moved down over what their duplicates and
+    zeros left unused (:meth:`settle`)."""
+
+    def __init__(self, rows, tokens):
+        self.y = np.empty(rows, dtype=np.float64)
+        self.weight = np.empty(rows, dtype=np.float64)
+        self.indptr = np.zeros(rows + 1, dtype=np.int64)
+        self.cols = np.empty(tokens, dtype=np.int32)  # bits ≤ 31: a column fits int32
+        self.data = np.empty(tokens, dtype=np.float64)
+        self.nnz = 0
+
+    def settle(self, piece, indptr, nnz):
+        """Move ``piece``'s ``nnz`` canonical entries down to the end of those before it."""
+        at, src = self.nnz, piece.nz0
+        if at != src:
+            self.cols[at:at + nnz] = self.cols[src:src + nnz]
+            self.data[at:at + nnz] = self.data[src:src + nnz]
+        self.indptr[piece.row0 + 1:piece.row0 + piece.rows + 1] = indptr[1:] + at
+        self.nnz = at + nnz
+
+
+def _fill_piece(path, window, array, piece, mask, importance, out):
+    """One piece into its stretch of ``out``, rows made canonical: (its row pointers from
+    0, its nnz)."""
     K = kernels()
-    y = np.empty(piece.rows, dtype=np.float64)
-    weight = np.empty(piece.rows, dtype=np.float64)
-    indptr = np.zeros(piece.rows + 1, dtype=np.int64)
-    cols = np.empty(piece.nnz, dtype=np.int64)
-    data = np.empty(piece.nnz, dtype=np.float64)
-    room = min(4096, piece.rows + piece.nnz)
+    rows, room0 = piece.rows, piece.nnz
+    y, weight = out.y[piece.row0:piece.row0 + rows], out.weight[piece.row0:piece.row0 + rows]
+    cols, data = out.cols[piece.nz0:piece.nz0 + room0], out.data[piece.nz0:piece.nz0 + room0]
+    indptr = np.zeros(rows + 1, dtype=np.int64)
+    room = min(4096, rows + room0)
     while True:
         slot, pos, end = (np.empty(room, dtype=np.int64) for _ in range(3))
         status = np.zeros(K.STATUS_SIZE, dtype=np.int64)
         K.fill_block(array, piece.lo, piece.hi, np.uint64(mask), not importance, y, weight,
-                     indptr, cols, data, 0, 0, piece.rows, piece.nnz, slot, pos, end, status)
+                     indptr, cols, data, 0, 0, rows, room0, slot, pos, end, status)
         if status[K.HARD] <= room:
             break
         room = int(status[K.HARD])
@@ -93,53 +117,108 @@ def _fill_piece(path, window, array, piece, mask, importance):
         if n else None
     if failure is not None and (error is None or failure[0] < error[0]):
         error = failure
-    if error is None and status[K.ROWS] != piece.rows:
+    if error is None and status[K.ROWS] != rows:
         error = (piece.lo, "the file changed while it was read")
     if error is not None:
         raise parse.located_error(path, window, piece, *error)
-    nnz = K.canonical_rows(indptr, cols, data, piece.rows)
-    return y, weight, indptr, cols[:nnz], data[:nnz]
+    return indptr, K.canonical_rows(indptr, cols, data, rows)
+
+
+def _counted(pool, array, lo, hi, line, row0=0, nz0=0):
+    """The pieces of ``array[lo:hi]``, counted (lines, rows, feature tokens), with their
+    first line and their offsets in the output; and the line after them."""
+    K = kernels()
+    ranges = parse.cut(array, lo, hi, 2 * pool.workers)
+    pieces = []
+    for (a, b), (lines, rows, nnz) in zip(ranges, pool.map(
+            K.count_block, [(array, a, b) for a, b in ranges])):
+        pieces.append(parse.Piece(a, b, int(lines), int(rows), int(nnz), -1, -1, line, row0,
+                                  nz0))
+        line, row0, nz0 = line + int(lines), row0 + int(rows), nz0 + int(nnz)
+    return pieces, line
+
+
+def _fill(pool, path, window, array, pieces, mask, importance, out):
+    done = pool.map(_fill_piece, [(path, window, array, p, mask, importance, out)
+                                  for p in pieces if p.rows])
+    for piece, (indptr, nnz) in zip([p for p in pieces if p.rows], done):
+        out.settle(piece, indptr, nnz)
 
 
 def read_vw(path: str | os.PathLike, bits: int = DEFAULT_BITS, *, importance: bool = False,
             progress=None):
     """``(X, y)`` of a VW text file (``(X, y, importance)`` with ``importance=True``): X a
     CSR matrix of ``2**bits`` columns (float64 values, sorted int32 indices), y float64.
-    Raises :class:`DataFormatError` (file, line, text) at the first malformed line."""
+    Raises :class:`DataFormatError` (file, line, text) at the first malformed line.
+
+    Two passes, as the svmlight reader: the first counts rows and feature tokens so that the
+    arrays are allocated once (peak memory: the result plus two windows, and the room of
+    features that a row repeats or that are 0); the second parses."""
     _check_bits(bits)
+    path = _check_path(path)
+    mask = (1 << bits) - 1
+    with ThreadPool() as pool:
+        plan, line, rows, tokens = [], 1, 0, 0
+        for window, end in windows(path):
+            pieces, line = _counted(pool, as_array(window), 0, end, line, rows, tokens)
+            rows += sum(p.rows for p in pieces)
+            tokens += sum(p.nnz for p in pieces)
+            plan.append((end, pieces))
+        out, read = _Arrays(rows, tokens), 0
+        for (window, end), (planned, pieces) in zip(windows(path), plan):
+            if end != planned:
+                raise DataFormatError(path, None, None, "the file changed while it was read")
+            _fill(pool, path, window, as_array(window), pieces, mask, importance, out)
+            read += 1
+            if progress is not None:
+                progress(sum(p.rows for p in pieces))
+        if read != len(plan):
+            raise DataFormatError(path, None, None, "the file changed while it was read")
+    return _result(out, bits, importance)
+
+
+def _check_path(path):
     path = os.fspath(path)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"no such Vowpal Wabbit file: {path}")
-    K = kernels()
-    parts, line = [], 1
-    with ThreadPool() as pool:
-        for window, end in windows(path):
-            array = as_array(window)
-            ranges = parse.cut(array, 0, end, 2 * pool.workers)
-            pieces = []
-            for (a, b), (lines, rows, nnz) in zip(ranges, pool.map(
-                    K.count_block, [(array, a, b) for a, b in ranges])):
-                pieces.append(parse.Piece(a, b, int(lines), int(rows), int(nnz), -1, -1, line))
-                line += int(lines)
-            parts += pool.map(_fill_piece, [(path, window, array, p, (1 << bits) - 1, importance)
-                                            for p in pieces if p.rows])
-            if progress is not None:
-                progress(sum(p.rows for p in pieces))
-    return _joined(parts, bits, importance)
+    return path
 
 
-def _joined(parts, bits, importance):
-    sizes = [p[3].shape[0] for p in parts]
-    offsets = np.cumsum([0] + sizes[:-1], dtype=np.int64)
-    indptr = np.concatenate([np.zeros(1, dtype=np.int64)]
-                            + [p[2][1:] + o for p, o in zip(parts, offsets)])
-    if indptr[-1] > np.iinfo(np.int32).max:
+def _result(out, bits, importance):
+    nnz = out.nnz
+    if nnz > np.iinfo(np.int32).max:
         raise DataFormatError(None, None, None, "more than 2^31 features in all")
-    y = np.concatenate([p[0] for p in parts]) if parts else np.empty(0)
-    weight = np.concatenate([p[1] for p in parts]) if parts else np.empty(0)
-    indices = np.concatenate([p[3] for p in parts]).astype(np.int32) if parts else \
-        np.empty(0, dtype=np.int32)
-    data = np.concatenate([p[4] for p in parts]) if parts else np.empty(0)
-    X = scipy_sparse().csr_matrix((data, indices, indptr.astype(np.int32)),
-                                  shape=(y.shape[0], 1 << bits), copy=False)
-    return (X, y, weight) if importance else (X, y)
+    cols, data = out.cols[:nnz], out.data[:nnz]
+    if nnz < 0.9 * out.cols.shape[0]:  # many repeated or zero features: give the room back
+        cols, data = cols.copy(), data.copy()
+    X = scipy_sparse().csr_matrix((data, cols, out.indptr.astype(np.int32)),
+                                  shape=(out.y.shape[0], 1 << bits), copy=False)
+    return (X, out.y, out.weight) if importance else (X, out.y)
+
+
+def iter_vw_chunks(path: str | os.PathLike, chunk_rows: int = 10_000, bits: int = DEFAULT_BITS,
+                   *, importance: bool = False):
+    """Yield ``(X, y)`` chunks (``(X, y, importance)`` with ``importance=True``) of a VW text
+    file in file order, each of the examples of at most ``chunk_rows`` consecutive lines, X
+    of ``2**bits`` columns: memory bounded by the chunk, one pass (the width is known
+    beforehand). The next chunk is parsed on a thread while the caller uses the current one.
+    Arguments are checked at call time; the file is read lazily."""
+    from .svmlight import _check_args
+
+    _check_args(chunk_rows, None, False)
+    _check_bits(bits)
+    path = _check_path(path)
+    mask = (1 << bits) - 1
+
+    def parsed():
+        with ThreadPool() as pool:
+            for window, array, lo, hi, first in parse.line_chunks(path, chunk_rows):
+                pieces, _ = _counted(pool, array, lo, hi, first)
+                rows, tokens = sum(p.rows for p in pieces), sum(p.nnz for p in pieces)
+                if not rows:
+                    continue
+                out = _Arrays(rows, tokens)
+                _fill(pool, path, window, array, pieces, mask, importance, out)
+                yield _result(out, bits, importance)
+
+    return read_ahead(parsed, name="olc-parse-ahead")
