@@ -178,6 +178,10 @@ def test_the_dashboard_paths_need_no_token_but_the_api_does(tmp_path, monkeypatc
         assert 'route="/static"' in client.get("/metrics", headers=AUTH).text
 
 
-def test_without_the_dashboard_the_root_is_a_json_404(client):
-    response = client.get("/", headers=AUTH)
+def test_without_the_dashboard_the_root_is_a_json_404(tmp_path, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "olc.serve.dashboard", None)  # not installed
+    with served(tmp_path / "store", token=TOKEN) as client:
+        response = client.get("/", headers=AUTH)
     assert response.status_code == 404 and response.json()["field"] is None

@@ -267,9 +267,6 @@ def test_ten_sigkills_under_load_lose_nothing_and_apply_nothing_twice(tmp_path):
     assert server.starts == KILLS + 2
 
 
-@pytest.mark.xfail(strict=True, reason="core bug: after a restart the next event id is the "
-                   "largest *pending* one + 1 (store.next_pending_id), so ids of predictions "
-                   "already answered by feedback are handed out again")
 def test_event_ids_are_never_reused_across_a_restart(tmp_path):
     """A prediction's event id names that prediction for good: after its feedback was applied
     and the server restarted, a new prediction gets a new id, and a repeated feedback for the

@@ -3,6 +3,7 @@
 line for every refused request."""
 import contextlib
 import hmac
+import importlib
 import importlib.util
 import logging
 import time
@@ -62,7 +63,7 @@ def _dashboard():
     its assets hold no data), or a JSON 404 at ``/`` when it is not installed."""
     if importlib.util.find_spec("olc.serve.dashboard") is None:
         return [Route("/", _no_dashboard, methods=["GET"])], _nothing_public
-    from . import dashboard
+    dashboard = importlib.import_module("olc.serve.dashboard")
 
     return list(dashboard.dashboard_routes()), getattr(dashboard, "is_public_path",
                                                        _nothing_public)

@@ -13,6 +13,7 @@ import numpy as np
 
 from .learner_files import learner_bytes, recover, snapshot_events
 from .parsing import RequestError
+from .store import PID_BLOCK
 from .writer import Job, Writer
 
 __all__ = ["Entry", "Job", "ModelHost"]
@@ -53,7 +54,8 @@ class ModelHost(Writer):
         self.recent = deque(self.correct[-config.error_window:].tolist(),
                             maxlen=config.error_window)
         self.next_event = entry.base_event + len(self.correct)
-        self.next_pid = store.next_pending_id(entry.name)
+        self.next_pid = store.reserve_pending_ids(entry.name)
+        self.pid_block_end = self.next_pid + PID_BLOCK
         self.vocabulary = store.vocabulary(entry.name)
         self.snapshot_time = time.monotonic()
         self.since_snapshot = self.next_event - (snapshot_event or entry.base_event)
@@ -127,6 +129,9 @@ class ModelHost(Writer):
                 scores = scores[np.arange(len(index)), index]
             else:
                 predictions = learner.classes_[(scores >= 0.0).astype(np.intp)].tolist()
+            if self.next_pid + X.shape[0] > self.pid_block_end:
+                self.next_pid = self.store.reserve_pending_ids(self.entry.name)
+                self.pid_block_end = self.next_pid + PID_BLOCK
             pids = list(range(self.next_pid, self.next_pid + X.shape[0]))
             self.next_pid += X.shape[0]
         body = {"predictions": [{"event_id": f"p{pid}", "prediction": p, "score": float(s)}

@@ -28,11 +28,15 @@ import numpy as np
 
 __all__ = ["Batch", "Store", "StoreError", "decode_rows", "encode_rows"]
 
+# Prediction ids of one block: a block is reserved per start of a model's host, so ids are
+# never handed out twice, whatever was lost (2^32 predictions a start; then the next block).
+PID_BLOCK = 1 << 32
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS models (
     name TEXT PRIMARY KEY, learner TEXT NOT NULL, params TEXT NOT NULL, n_features INTEGER,
     classes TEXT, created REAL NOT NULL, base BLOB, base_event INTEGER NOT NULL DEFAULT 0,
-    last_snapshot_event INTEGER);
+    last_snapshot_event INTEGER, pid_block INTEGER);
 CREATE TABLE IF NOT EXISTS log (
     model TEXT NOT NULL, first_event INTEGER NOT NULL, n_rows INTEGER NOT NULL,
     kind TEXT NOT NULL, layout TEXT NOT NULL, n_cols INTEGER NOT NULL, data BLOB NOT NULL,
@@ -132,7 +136,7 @@ class Store:
 
     def add_model(self, name, learner, params, n_features, classes, base=None, base_event=0):
         with self.transaction() as db:
-            db.execute("INSERT INTO models VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)",
+            db.execute("INSERT INTO models VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)",
                        (name, learner, json.dumps(params), n_features,
                         None if classes is None else json.dumps(classes), time.time(), base,
                         base_event))
@@ -183,11 +187,24 @@ class Store:
         return int(row[0])
 
     # -- pending predictions ---------------------------------------------------------------
-    def next_pending_id(self, name):
-        with self.lock:
-            row = self.db.execute("SELECT MAX(pid) FROM pending WHERE model = ?",
+    def reserve_pending_ids(self, name):
+        """The first id of a fresh block of PID_BLOCK prediction ids for ``name``, beyond
+        every id handed out before, committed to the disk before any id of it is served.
+
+        Ids answered by feedback leave ``pending``, and a pending row committed without a
+        disk sync can be lost with a power cut after its id was served: neither the pending
+        table nor a counter kept with it can say which ids were used. A block reserved
+        durably per start (and whenever one is used up) can."""
+        with self.transaction(durable=True) as db:
+            block, = db.execute("SELECT pid_block FROM models WHERE name = ?",
+                                (name,)).fetchone()
+            largest, = db.execute("SELECT MAX(pid) FROM pending WHERE model = ?",
                                   (name,)).fetchone()
-        return 0 if row[0] is None else row[0] + 1
+            start = 0 if block is None else block + PID_BLOCK
+            if largest is not None:
+                start = max(start, (largest // PID_BLOCK + 1) * PID_BLOCK)
+            db.execute("UPDATE models SET pid_block = ? WHERE name = ?", (start, name))
+        return start
 
     def add_pending(self, db, name, pids, X, predictions, scores):
         now = time.time()
