@@ -25,7 +25,7 @@ the figures that do not depend on that share. The load average is recorded with 
 Targets (issue 26): learn ≥ 20,000 rows/s with 100-row batches at d = 100, predict p99 < 10 ms.
 
 Usage: python benchmarks/serve_load.py [--clients 16] [--seconds 10] [--d 100] [--batch 100]
-                                       [--durability on,off] [--out FILE.json]
+                                       [--durability on,off] [--floor] [--out FILE.json]
 Prints a table on stderr and one JSON object on stdout (and into --out, written atomically).
 """
 import argparse
@@ -74,13 +74,38 @@ def uptime():
         return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+# The stack's floor: the same uvicorn serving one Starlette route that decodes the JSON body
+# and answers a prediction-sized JSON, with no model, no store and no lock.
+FLOOR_APP = """
+import json, sys
+import uvicorn
+from starlette.applications import Starlette
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+async def predict(request):
+    rows = json.loads(await request.body())["rows"]
+    return JSONResponse({"predictions": [{"event_id": "p0", "prediction": 1, "score": 0.5}
+                                         for _ in rows]})
+
+async def healthz(request):
+    return JSONResponse({"status": "ok"})
+
+app = Starlette(routes=[Route("/models/bench/predict", predict, methods=["POST"]),
+                        Route("/healthz", healthz)])
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
+"""
+
+
 class Server:
-    def __init__(self, durable, log_path):
+    def __init__(self, durable, log_path, floor=False):
         self.store = tempfile.mkdtemp(prefix="olc-serve-load-")
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         args = [sys.executable, "-m", "olc", "serve", "--store", self.store,
                 "--port", str(self.port)] + ([] if durable else ["--no-durable"])
+        if floor:
+            args = [sys.executable, "-c", FLOOR_APP, str(self.port)]
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join([str(REPO / "src")] + (
             [env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
@@ -259,6 +284,21 @@ def bench(durable, args, log_path):
         server.close()
 
 
+def floor_bench(args, log_path):
+    """Single-row predictions against the stack's floor (FLOOR_APP), as in ``bench``."""
+    rng = np.random.default_rng(SEED)
+    server = Server(False, log_path, floor=True)
+    try:
+        bodies = [predict_bodies(rng, args.d) for _ in range(args.clients)]
+        stats, latencies = run_phase(server, "/models/bench/predict", bodies, args.seconds,
+                                     "floor")
+        stats["requests_per_s"] = round(stats["requests"] / stats["seconds"])
+        stats.update(percentiles(latencies))
+        return stats
+    finally:
+        server.close()
+
+
 def table(results, args):
     lines = [f"olc serve on loopback: {args.clients} clients, d = {args.d}, "
              f"{args.batch}-row learn batches, {args.seconds:g} s per phase",
@@ -288,6 +328,9 @@ def main(argv=None):
     parser.add_argument("--batch", type=int, default=100)
     parser.add_argument("--durability", default="on,off",
                         help="comma-separated: on, off (default both)")
+    parser.add_argument("--floor", action="store_true",
+                        help="also measure the web stack's floor: a bare Starlette route "
+                             "under the same uvicorn, with the same clients")
     parser.add_argument("--out", help="also write the JSON here (atomically)")
     parser.add_argument("--server-log", default=None,
                         help="the servers' output (default: a temporary file)")
@@ -302,9 +345,19 @@ def main(argv=None):
         print(f"durability {mode}: learn, predict (loaded), predict (alone)...", file=sys.stderr)
         report["runs"].append(bench(durable, args, log_path))
         report[f"uptime_after_{mode.strip()}"] = uptime()
+    if args.floor:
+        print("floor: a bare Starlette route under the same uvicorn, predict (loaded)...",
+              file=sys.stderr)
+        report["floor"] = floor_bench(args, log_path)
     report["targets"] = {"learn_rows_per_s": 20000, "predict_p99_ms": 10}
     report["server_log"] = log_path
     print(table(report["runs"], args), file=sys.stderr)
+    if args.floor:
+        floor = report["floor"]
+        print(f"floor (bare Starlette route, {args.clients} clients): p50/p99 "
+              f"{floor.get('p50_ms', 0):.2f} / {floor.get('p99_ms', 0):.2f} ms, "
+              f"{floor['requests_per_s']:,} req/s, server CPU ms/request "
+              f"{floor['server_cpu_ms_per_request']}", file=sys.stderr)
     print(f"load: before {report['uptime_before']}", file=sys.stderr)
     text = json.dumps(report, indent=2)
     print(text)

@@ -34,7 +34,7 @@ extensions = [
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "auto_examples/*.ipynb",
+exclude_patterns = ["_build", "screenshots", "Thumbs.db", ".DS_Store", "auto_examples/*.ipynb",
                     "auto_examples/*.py", "auto_examples/*.zip", "auto_examples/*.md5",
                     "auto_examples/*.json"]
 templates_path = ["_templates"]
