@@ -135,8 +135,11 @@ def test_racing_retries_with_one_key_are_applied_once(store, route):
                                                      headers=headers) for _ in range(6)])
         later = await client.post(f"/models/m/{route}", json=body, headers=headers)
         summary = (await client.get("/models/m")).json()
-        pending = app.state.service.store.next_pending_id("m")
-        return answers + [later], summary, pending
+        store_ = app.state.service.store
+        with store_.lock:
+            pending = store_.db.execute("SELECT COUNT(*), MAX(pid) FROM pending WHERE model = ?",
+                                        ("m",)).fetchone()
+        return answers + [later], summary, tuple(pending)
 
     answers, summary, pending = _run(app, scenario)
     assert all(a.status_code == 200 for a in answers)
@@ -144,7 +147,9 @@ def test_racing_retries_with_one_key_are_applied_once(store, route):
     assert answers[-1].headers.get("idempotent-replay") == "true"
     assert summary["rows_seen"] == (10 if route == "predict" else 20)
     if route == "predict":
-        assert pending == 10  # p0..p9 kept once, not six times
+        assert pending == (10, 9)  # p0..p9 kept once, not six times
+    else:
+        assert pending == (0, None)  # feedback consumed its ten; learn keeps none
 
 
 def test_a_full_queue_answers_503_with_retry_after(store, monkeypatch):
