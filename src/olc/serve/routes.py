@@ -129,13 +129,19 @@ async def curve(request):
     return _json(host.curve(int(raw)))
 
 
-async def _prepared(request, route):
-    """(service, host, body, idempotency key), or the stored response of a retried key."""
+async def _prepared(request, route, required=()):
+    """(service, host, body, idempotency key, the stored response of a retried key or None);
+    the ``required`` body fields are checked only when the request is not a replay."""
     service = _service(request)
     host = service.host(request.path_params["name"])
     key = _idempotency_key(request, host.entry.name, route)
     body = await read_json(request, service.config.max_body_bytes)
-    return service, host, body, key
+    replay = _stored(service, key)
+    if replay is None:
+        for name in required:
+            if name not in body:
+                raise RequestError(422, f"'{name}' is missing", name)
+    return service, host, body, key, replay
 
 
 def _stored(service, key):
@@ -163,12 +169,9 @@ def _keep_vocabulary(host, vocabulary):
 
 
 async def predict(request):
-    service, host, body, key = await _prepared(request, "predict")
-    replay = _stored(service, key)
+    service, host, body, key, replay = await _prepared(request, "predict", ("rows",))
     if replay is not None:
         return replay
-    if "rows" not in body:
-        raise RequestError(422, "'rows' is missing", "rows")
     X, vocabulary = _rows(service, host, body)
     _keep_vocabulary(host, vocabulary)
     body, replayed = await asyncio.to_thread(host.predict, X, key)
@@ -176,14 +179,9 @@ async def predict(request):
 
 
 async def learn(request):
-    service, host, body, key = await _prepared(request, "learn")
-    replay = _stored(service, key)
+    service, host, body, key, replay = await _prepared(request, "learn", ("rows", "labels"))
     if replay is not None:
         return replay
-    if "rows" not in body:
-        raise RequestError(422, "'rows' is missing", "rows")
-    if "labels" not in body:
-        raise RequestError(422, "'labels' is missing", "labels")
     X, vocabulary = _rows(service, host, body)
     labels = parse_labels(body["labels"], X.shape[0], host.classes())
     _keep_vocabulary(host, vocabulary)
@@ -192,8 +190,7 @@ async def learn(request):
 
 
 async def feedback(request):
-    service, host, body, key = await _prepared(request, "feedback")
-    replay = _stored(service, key)
+    service, host, body, key, replay = await _prepared(request, "feedback")
     if replay is not None:
         return replay
     events = body.get("events")
