@@ -88,3 +88,32 @@ def test_client_gives_up_after_its_retries(store):
 
 def test_client_is_a_lazy_root_module():
     assert olc.client.Client is Client
+
+
+def test_client_learns_a_regressor(store):
+    """Real-valued targets through the client (NumPy arrays and floats), feedback included;
+    the model equals the same rows learned offline."""
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(50, 3))
+    y = X @ np.array([1.5, -0.5, 2.0]) - 1.0
+    with served(store) as test_client:
+        with Client("http://testserver", transport=test_client._transport) as client:
+            assert client.create_model("r", "pa-i-regression", {"C": 2.0})["kind"] == "regressor"
+            learned = client.learn("r", X[:40], y[:40])
+            served_ = client.predict("r", X[40:])["predictions"]
+            result = client.feedback("r", [(p["event_id"], t) for p, t in zip(served_, y[40:])])
+            assert [r["residual"] for r in result["results"]] == \
+                (y[40:] - np.array([p["prediction"] for p in served_])).tolist()
+            with pytest.raises(ServeError) as refused:
+                client.learn("r", X[:1], ["high"])
+            assert refused.value.field == "labels[0]"
+            data = client.download("r")
+    from olc.serve.learner_files import learner_from_bytes
+
+    offline = olc.make("pa-i-regression", C=2.0)
+    record = offline.predict_then_learn(X[:40], y[:40])
+    assert learned["predictions"] == record.score.tolist()
+    offline.partial_fit(X[40:], y[40:])
+    served_model = learner_from_bytes(data)
+    assert served_model._vecs.tobytes() == offline._vecs.tobytes()
+    assert served_model._scal.tobytes() == offline._scal.tobytes()

@@ -312,6 +312,40 @@ def test_dashboard_shows_each_models_counts_and_live_curve(tmp_path, browser):
     assert png_size(phone) == PHONE
 
 
+def test_dashboard_labels_a_regressors_curve_as_its_mean_squared_error(tmp_path, browser):
+    """A regressor's card shows the library's progressive metric for regressors (the mean
+    squared error of the served predictions), not mistakes and an error rate."""
+    app = create_app(tmp_path / "store")
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(60, D))
+    y = X @ np.linspace(-1.0, 2.0, D) + 0.3
+    with running(app) as url, httpx.Client(base_url=url, timeout=API_TIMEOUT) as api:
+        assert api.post("/models", json={"name": "gamma", "learner": "pa-i-regression",
+                                         "params": {}}).status_code == 201
+        answer = api.post("/models/gamma/learn", json={"rows": X.tolist(), "labels": y.tolist()})
+        assert answer.status_code == 200, answer.text
+        r = y - np.array(answer.json()["predictions"])  # the served predictions' residuals
+        viewport(browser, DESKTOP)
+        browser.get(url + "/")
+        wait_for(browser, lambda: (read_page(browser).get("gamma", {}).get("fields", {})
+                                   .get("rows_seen")) == "60", "gamma's 60 rows")
+        card = read_page(browser)["gamma"]
+        total_label = browser.execute_script(
+            "return document.querySelector('#cards .card .total-label').textContent")
+        assert total_label == "Mean squared error"
+        assert card["lastNLabel"] == "MSE, last 60"
+        mse = float(np.dot(r, r)) / 60
+        prefix, suffix = "gamma: progressive mean squared error ", " after 60 rows"
+        assert card["label"].startswith(prefix) and card["label"].endswith(suffix)
+        shown = float(card["label"][len(prefix):-len(suffix)].replace(",", ""))
+        assert shown == pytest.approx(mse, rel=1e-3)  # 4 significant digits
+        for field in ("mistakes", "error_last_n"):
+            assert float(card["fields"][field].replace(",", "")) == pytest.approx(mse, rel=1e-3)
+        assert card["caption"].startswith("Progressive mean squared error over 60 rows")
+        assert len(card["points"]) == 60
+        assert browser_errors(browser) == []
+
+
 def test_dashboard_served_without_data_and_with_security_headers(tmp_path):
     app = create_app(tmp_path / "store")
     with running(app) as url:

@@ -6,12 +6,12 @@ a prediction sees the model before or after a batch, never in between (no torn w
 """
 import threading
 import time
-from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
 
-from .learner_files import learner_bytes, recover, snapshot_events
+from .learner_files import is_regression, learner_bytes, recover, snapshot_events
+from .outcomes import outcomes_for
 from .parsing import RequestError
 from .store import PID_BLOCK
 from .writer import Job, Writer
@@ -49,11 +49,11 @@ class ModelHost(Writer):
         learner, snapshot_event, batches = recover(entry, store)
         self.learner = learner
         self.entry.last_snapshot_event = snapshot_event
-        self.correct = store.correctness(entry.name)
-        self.mistakes = int((~self.correct).sum())
-        self.recent = deque(self.correct[-config.error_window:].tolist(),
-                            maxlen=config.error_window)
-        self.next_event = entry.base_event + len(self.correct)
+        self.regression = is_regression(entry)
+        self.outcomes = outcomes_for(self.regression,
+                                     store.correctness(entry.name, self.regression),
+                                     config.error_window)
+        self.next_event = entry.base_event + len(self.outcomes)
         self.next_pid = store.reserve_pending_ids(entry.name)
         self.pid_block_end = self.next_pid + PID_BLOCK
         self.vocabulary = store.vocabulary(entry.name)
@@ -73,16 +73,14 @@ class ModelHost(Writer):
         return self.entry.classes
 
     def summary(self):
-        window = len(self.recent)
         learner = self.learner
         return {
-            "name": self.entry.name, "learner": self.entry.learner, "params": self.entry.params,
-            "n_features": self.width, "classes": self.classes(),
+            "name": self.entry.name, "learner": self.entry.learner,
+            "kind": "regressor" if self.regression else "classifier",
+            "params": self.entry.params, "n_features": self.width, "classes": self.classes(),
             "rows_seen": int(getattr(learner, "n_steps_", 0)),
-            "mistakes": self.mistakes, "updates": int(getattr(learner, "n_updates_", 0)),
-            "error_last_n": {"n": window,
-                             "error": (window - sum(self.recent)) / window if window else None},
-            "events_logged": len(self.correct), "last_snapshot_event":
+            **self.outcomes.summary(), "updates": int(getattr(learner, "n_updates_", 0)),
+            "events_logged": len(self.outcomes), "last_snapshot_event":
                 self.entry.last_snapshot_event, "created": self.entry.created,
             "durable": self.store.durable, "queue_depth": self.queue_depth(),
         }
@@ -91,12 +89,7 @@ class ModelHost(Writer):
         return 0 if self.queue is None else self.queue.qsize()
 
     def curve(self, points):
-        n = len(self.correct)
-        if n == 0:
-            return {"rows": [], "error": []}
-        rows = np.unique(np.linspace(1, n, num=min(points, n)).round().astype(np.int64))
-        mistakes = np.cumsum(~self.correct)[rows - 1]
-        return {"rows": rows.tolist(), "error": (mistakes / rows).tolist()}
+        return self.outcomes.curve(points)
 
     def snapshot_bytes(self):
         with self.lock:
@@ -119,16 +112,17 @@ class ModelHost(Writer):
     def _predict(self, X, key):
         with self.lock:
             learner = self.learner
-            if not hasattr(learner, "classes_"):
+            if self.regression:
+                if not learner._is_initialised():
+                    raise RequestError(409, f"model {self.entry.name!r} has learned nothing "
+                                       "yet: it cannot predict", None)
+                scores = learner.predict(X)
+                predictions = scores.tolist()
+            elif not hasattr(learner, "classes_"):
                 raise RequestError(409, f"model {self.entry.name!r} has learned nothing yet: "
                                    "it has no classes to predict", None)
-            scores = learner.decision_function(X)
-            if scores.ndim == 2:
-                index = np.argmax(scores, axis=1)
-                predictions = learner.classes_[index].tolist()
-                scores = scores[np.arange(len(index)), index]
             else:
-                predictions = learner.classes_[(scores >= 0.0).astype(np.intp)].tolist()
+                predictions, scores = _classified(learner, X)
             if self.next_pid + X.shape[0] > self.pid_block_end:
                 self.next_pid = self.store.reserve_pending_ids(self.entry.name)
                 self.pid_block_end = self.next_pid + PID_BLOCK
@@ -153,3 +147,12 @@ class ModelHost(Writer):
 
     def snapshots(self):
         return snapshot_events(self.store.snapshot_folder(self.entry.name))
+
+
+def _classified(learner, X):
+    """(predicted labels, the winning scores) of a classifier."""
+    scores = learner.decision_function(X)
+    if scores.ndim == 2:
+        index = np.argmax(scores, axis=1)
+        return learner.classes_[index].tolist(), scores[np.arange(len(index)), index]
+    return learner.classes_[(scores >= 0.0).astype(np.intp)].tolist(), scores

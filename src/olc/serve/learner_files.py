@@ -9,7 +9,7 @@ import numpy as np
 from .._util.atomic import write_bytes
 
 __all__ = ["learner_bytes", "learner_from_bytes", "write_snapshot", "snapshot_events",
-           "recover", "replay"]
+           "recover", "replay", "is_regression"]
 
 log = logging.getLogger("olc.serve")
 SUFFIX = ".olc"
@@ -58,6 +58,20 @@ def _fresh(entry):
     return make(entry.learner, **entry.params)
 
 
+def is_regression(entry):
+    """Whether the model of ``entry`` is a regressor (real-valued targets, no classes)."""
+    from ..learners.registry import info
+
+    return info(entry.learner).kind == "regressor"
+
+
+def learn_batch(learner, X, labels, classes):
+    """The online protocol on one batch: predict each row, then learn it (the record)."""
+    if getattr(learner, "_estimator_type", None) == "regressor":
+        return learner.predict_then_learn(X, np.asarray(labels, np.float64))
+    return learner.predict_then_learn(X, np.asarray(labels), classes=classes)
+
+
 def _usable(learner, entry, event):
     """Why a snapshot's learner cannot stand for events [0, event) of ``entry``, or None."""
     from ..learners.registry import name_of
@@ -76,7 +90,10 @@ def replay(learner, batches, classes, expect_first):
         if batch.first_event != expect_first:
             raise RuntimeError(f"the log has a gap: event {expect_first} expected, batch "
                                f"starts at {batch.first_event}")
-        learner.partial_fit(batch.X, np.asarray(batch.labels), classes=classes)
+        if getattr(learner, "_estimator_type", None) == "regressor":
+            learner.partial_fit(batch.X, np.asarray(batch.labels, np.float64))
+        else:
+            learner.partial_fit(batch.X, np.asarray(batch.labels), classes=classes)
         expect_first += len(batch.labels)
         yield batch
     return expect_first

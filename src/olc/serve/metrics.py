@@ -5,6 +5,8 @@ Prometheus expects of counters)."""
 import threading
 from collections import defaultdict
 
+import numpy as np
+
 __all__ = ["Metrics", "CONTENT_TYPE"]
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
@@ -23,6 +25,8 @@ class Metrics:
         self.latency = {}  # (route, method) -> [bucket counts..., sum, count]
         self.events = defaultdict(int)  # (model, kind) -> rows learned
         self.mistakes = defaultdict(int)  # model -> mistakes of served predictions
+        self.squared = defaultdict(float)  # regressor -> Σ(y − ŷ)² of served predictions
+        self.absolute = defaultdict(float)  # regressor -> Σ|y − ŷ|
 
     def request(self, route, method, status, seconds):
         with self.lock:
@@ -34,16 +38,22 @@ class Metrics:
             hist[-2] += seconds
             hist[-1] += 1
 
-    def learned(self, model, kind, rows, mistakes):
+    def learned(self, model, kind, rows, outcomes):
+        """``outcomes``: per row, right or wrong (bool), or a regressor's residual y − ŷ."""
         with self.lock:
             self.events[(model, kind)] += rows
-            self.mistakes[model] += mistakes
+            if outcomes.dtype == np.bool_:
+                self.mistakes[model] += int((~outcomes).sum())
+            else:
+                self.squared[model] += float(np.dot(outcomes, outcomes))
+                self.absolute[model] += float(np.sum(np.abs(outcomes)))
 
     def forget(self, model):
         with self.lock:
             for key in [k for k in self.events if k[0] == model]:
                 del self.events[key]
-            self.mistakes.pop(model, None)
+            for table in (self.mistakes, self.squared, self.absolute):
+                table.pop(model, None)
 
     def render(self, hosts):
         """The exposition text; ``hosts``: the served models (for gauges)."""
@@ -71,15 +81,29 @@ class Metrics:
                       "label, by model.", "# TYPE olc_mistakes_total counter"]
             for model, n in sorted(self.mistakes.items()):
                 lines.append(f'olc_mistakes_total{{model="{_label(model)}"}} {n}')
-        lines += ["# HELP olc_progressive_error Mistakes / rows over the model's logged "
-                  "history.", "# TYPE olc_progressive_error gauge"]
+            for metric, table, what in (("squared", self.squared, "(y - y_hat)^2"),
+                                        ("absolute", self.absolute, "|y - y_hat|")):
+                lines += [f"# HELP olc_{metric}_error_total A regressor's sum of {what} over "
+                          "its served predictions, by model.",
+                          f"# TYPE olc_{metric}_error_total counter"]
+                for model, total in sorted(table.items()):
+                    lines.append(f'olc_{metric}_error_total{{model="{_label(model)}"}} '
+                                 f"{total!r}")
+        progressive = {"olc_progressive_error": [], "olc_progressive_mean_squared_error": []}
         gauges = []
         for name, host in sorted(hosts.items()):
-            n = len(host.correct)
-            if n:
-                lines.append(f'olc_progressive_error{{model="{_label(name)}"}} '
-                             f"{host.mistakes / n!r}")
+            value = host.outcomes.progressive()
+            if value is not None:
+                progressive[value[0]].append(f'{value[0]}{{model="{_label(name)}"}} '
+                                             f"{value[1]!r}")
             gauges.append(f'olc_queue_depth{{model="{_label(name)}"}} {host.queue_depth()}')
+        lines += ["# HELP olc_progressive_error A classifier's mistakes / rows over its logged "
+                  "history.", "# TYPE olc_progressive_error gauge"]
+        lines += progressive["olc_progressive_error"]
+        lines += ["# HELP olc_progressive_mean_squared_error A regressor's sum of (y - y_hat)^2 "
+                  "/ rows over its logged history.",
+                  "# TYPE olc_progressive_mean_squared_error gauge"]
+        lines += progressive["olc_progressive_mean_squared_error"]
         lines += ["# HELP olc_queue_depth Learn/feedback requests waiting for the model's "
                   "writer.", "# TYPE olc_queue_depth gauge"] + gauges
         lines += ["# HELP olc_models Models served.", "# TYPE olc_models gauge",

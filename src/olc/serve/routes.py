@@ -11,6 +11,7 @@ from .parsing import RequestError, check_finite, check_label, parse_labels, pars
     read_body, read_json, require
 from .parsing import Vocabulary
 from .host import Job
+from .targets import check_target, parse_targets
 
 __all__ = ["api_routes"]
 
@@ -183,7 +184,8 @@ async def learn(request):
     if replay is not None:
         return replay
     X, vocabulary = _rows(service, host, body)
-    labels = parse_labels(body["labels"], X.shape[0], host.classes())
+    labels = parse_targets(body["labels"], X.shape[0]) if host.regression else \
+        parse_labels(body["labels"], X.shape[0], host.classes())
     _keep_vocabulary(host, vocabulary)
     result = await host.submit(Job("learn", X=X, labels=labels, key=key))
     return _answer(result)
@@ -218,9 +220,12 @@ async def feedback(request):
         seen.add(event_id)
         if "label" not in event:
             raise RequestError(422, f"events[{i}].label is missing", f"events[{i}].label")
-        check_label(event["label"], f"events[{i}].label", classes)
+        if host.regression:
+            labels.append(check_target(event["label"], f"events[{i}].label"))
+        else:
+            check_label(event["label"], f"events[{i}].label", classes)
+            labels.append(event["label"])
         pids.append(int(event_id[1:]))
-        labels.append(event["label"])
     result = await host.submit(Job("feedback", labels=labels, pids=pids, key=key))
     return _answer(result)
 

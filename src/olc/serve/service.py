@@ -93,9 +93,12 @@ class Service:
             entry = info(learner_name)
         except UnknownAlgorithmError as exc:
             raise RequestError(422, str(exc), "learner") from None
-        if entry.kind != "classifier":
+        if entry.kind not in ("classifier", "regressor"):
             raise RequestError(422, f"{learner_name} is a {entry.kind}; olc serve learns "
-                               "classifiers", "learner")
+                               "classifiers and regressors", "learner")
+        if entry.kind == "regressor" and classes is not None:
+            raise RequestError(422, f"{learner_name} is a regressor: it has no classes",
+                               "classes")
         try:
             learner = make(learner_name, **params)
             learner._hyperparameters()  # the learner's own validation and messages
@@ -121,13 +124,14 @@ class Service:
             learner_name = name_of(learner)
         except UnknownAlgorithmError as exc:
             raise RequestError(422, str(exc), "body") from None
-        if getattr(learner, "_estimator_type", None) != "classifier":
-            raise RequestError(422, f"{learner_name} is not a classifier; olc serve learns "
-                               "classifiers", "body")
+        kind = getattr(learner, "_estimator_type", None)
+        if kind not in ("classifier", "regressor"):
+            raise RequestError(422, f"{learner_name} is neither a classifier nor a regressor",
+                               "body")
         params = json.loads(json.dumps(learner.get_params(deep=False), default=str))
         fitted = learner._is_initialised()
         n_features = int(learner.n_features_in_) if fitted else None
-        classes = learner.classes_.tolist() if fitted else None
+        classes = learner.classes_.tolist() if fitted and kind == "classifier" else None
         steps = int(learner.n_steps_) if fitted else 0
         self._clear_leftovers(name)
         self.store.add_model(name, learner_name, params, n_features, classes, base=data,

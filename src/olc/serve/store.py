@@ -8,7 +8,8 @@ Tables (one writer: every call takes the store's lock, so one connection serves 
   event number, and the event of the last snapshot.
 - ``log``: the append-only event log, one row per learned batch: (model, first_event,
   n_rows, kind, the features (dense float64 bytes, or CSR arrays), the labels (JSON), what
-  was served (JSON), correctness per row). Event numbers count learned rows: event e is the
+  was served (JSON), per row whether it was right (bool bytes; for a regressor the residual
+  y − ŷ as float64 bytes)). Event numbers count learned rows: event e is the
   model's e-th learned row, so a model that learned events [0, E) has ``n_steps_ == E``.
 - ``pending``: predictions waiting for their label (the features served, the prediction).
 - ``vocabulary``: the column of each named feature, per model.
@@ -159,7 +160,7 @@ class Store:
         db.execute("INSERT INTO log VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    (name, batch.first_event, len(batch.labels), batch.kind, layout, n_cols,
                     data, indices, indptr, json.dumps(batch.labels), json.dumps(batch.served),
-                    np.asarray(batch.correct, np.bool_).tobytes()))
+                    np.ascontiguousarray(batch.correct).tobytes()))
 
     def batches(self, name, after=0):
         """The logged batches of ``name`` whose first event is ≥ ``after``, in log order."""
@@ -170,15 +171,19 @@ class Store:
                 "ORDER BY first_event", (name, after)).fetchall()
         for first, n, kind, layout, n_cols, data, indices, indptr, labels, served, ok in rows:
             yield Batch(first, kind, decode_rows(layout, n, n_cols, data, indices, indptr),
-                        json.loads(labels), json.loads(served), np.frombuffer(ok, np.bool_))
+                        json.loads(labels), json.loads(served),
+                        # a regressor's residuals take 8 bytes a row, correctness 1
+                        np.frombuffer(ok, np.float64 if len(ok) == 8 * n else np.bool_))
 
-    def correctness(self, name):
-        """Every logged row's correctness (bool array, event order) and the first event."""
+    def correctness(self, name, regression=False):
+        """Every logged row's outcome in event order: whether the served prediction was
+        right (bool), or for a regressor its residual y − ŷ (float64)."""
+        dtype = np.float64 if regression else np.bool_
         with self.lock:
             rows = self.db.execute("SELECT first_event, correct FROM log WHERE model = ? "
                                    "ORDER BY first_event", (name,)).fetchall()
-        parts = [np.frombuffer(ok, np.bool_) for _, ok in rows]
-        return np.concatenate(parts) if parts else np.zeros(0, np.bool_)
+        parts = [np.frombuffer(ok, dtype) for _, ok in rows]
+        return np.concatenate(parts) if parts else np.zeros(0, dtype)
 
     def events_logged(self, name):
         with self.lock:

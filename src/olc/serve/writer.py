@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .learner_files import learner_bytes, recover, write_snapshot
+from .learner_files import learn_batch, learner_bytes, recover, write_snapshot
 from .parsing import RequestError
 from .store import Batch
 
@@ -161,8 +161,7 @@ class Writer:
             job.X = _stack([found[pid][0] for pid in job.pids])
         steps = int(getattr(learner, "n_steps_", 0))
         try:
-            record = learner.predict_then_learn(job.X, np.asarray(job.labels),
-                                                classes=self.entry.classes)
+            record = learn_batch(learner, job.X, job.labels, self.entry.classes)
         except StreamStoppedError as error:
             message = RequestError(422, f"rows[{error.row}]: {error} (the service applied none "
                                    "of this request's rows)", f"rows[{error.row}]")
@@ -170,12 +169,14 @@ class Writer:
                 raise _Dirty(message) from None
             raise message from None
         except InputError as error:
-            field_ = "labels" if "label" in str(error) or "class" in str(error) else "rows"
+            field_ = "labels" if any(word in str(error) for word in ("label", "class", "target")) \
+                else "rows"
             raise RequestError(422, str(error), field_) from None
-        before = label_values(learner, record.pred)
+        before = record.score.tolist() if self.regression else label_values(learner,
+                                                                                record.pred)
         if served is None:
             served = before
-        correct = np.array([s == y for s, y in zip(served, job.labels)], np.bool_)
+        correct = self.outcomes.of(served, job.labels)
         first = self.next_event
         batch = Batch(first, job.kind, job.X, list(job.labels), served, correct)
         self.next_event += len(job.labels)
@@ -184,9 +185,10 @@ class Writer:
                           "event_ids": [f"e{first + i}" for i in range(len(before))],
                           "first_event": first}
         else:
+            verdict = "residual" if self.regression else "correct"  # y − ŷ, or right
             job.result = {"applied": len(job.pids), "results": [
-                {"event_id": f"p{pid}", "prediction": s, "correct": bool(c)}
-                for pid, s, c in zip(job.pids, served, correct)]}
+                {"event_id": f"p{pid}", "prediction": s, verdict: c}
+                for pid, s, c in zip(job.pids, served, correct.tolist())]}
             self._taken.update(job.pids)
         return batch
 
@@ -212,12 +214,9 @@ class Writer:
                 if job.key is not None:
                     self.store.store_response(db, job.key, 200, job.result)
         for job, batch in done:
-            self.correct = np.concatenate([self.correct, batch.correct])
-            wrong = int((~batch.correct).sum())
-            self.mistakes += wrong
-            self.recent.extend(batch.correct.tolist())
+            self.outcomes.add(batch.correct)
             self.since_snapshot += len(batch.labels)
-            self.metrics.learned(self.entry.name, job.kind, len(batch.labels), wrong)
+            self.metrics.learned(self.entry.name, job.kind, len(batch.labels), batch.correct)
 
     def _reload(self):
         """Rebuild the learner from the store (after a failure left it ahead of the log)."""

@@ -17,6 +17,15 @@
   });
   const tickPercent = new Intl.NumberFormat(undefined, { style: "percent", maximumFractionDigits: 1 });
   const compact = new Intl.NumberFormat(undefined, { notation: "compact", maximumFractionDigits: 1 });
+  const real = new Intl.NumberFormat(undefined, { maximumSignificantDigits: 4 });
+  // The progressive metric of each kind of model (GET /curve's "metric"): its name and format.
+  const METRICS = {
+    error: { name: "progressive error", short: "Error", format: (v) => percent.format(v),
+      tick: (v) => tickPercent.format(v), cap: 1 },
+    mean_squared_error: { name: "progressive mean squared error", short: "MSE",
+      format: (v) => real.format(v), tick: (v) => real.format(v), cap: Infinity },
+  };
+  const metricOf = (curve) => METRICS[curve.metric] || METRICS.error;
 
   const byId = (id) => document.getElementById(id);
   // problem: the status line's message (null: all is well; undefined: nothing shown yet)
@@ -165,13 +174,19 @@
     paramsLine.textContent = params;
     paramsLine.hidden = !params;
     setField(card, "rows_seen", integer.format(model.rows_seen));
-    setField(card, "mistakes", integer.format(model.mistakes));
     setField(card, "updates", integer.format(model.updates));
     setField(card, "events_logged", integer.format(model.events_logged));
     const lastN = model.error_last_n || {};
+    const regression = model.kind === "regressor";
+    const metric = regression ? METRICS.mean_squared_error : METRICS.error;
+    const lastValue = regression ? lastN.mean_squared_error : lastN.error;
+    card.querySelector(".total-label").textContent = regression ? "Mean squared error" : "Mistakes";
+    setField(card, "mistakes", regression
+      ? (model.mean_squared_error == null ? "—" : real.format(model.mean_squared_error))
+      : integer.format(model.mistakes));
     card.querySelector(".last-n-label").textContent =
-      lastN.n ? `Error, last ${integer.format(lastN.n)}` : "Error, last N";
-    setField(card, "error_last_n", lastN.error == null ? "—" : percent.format(lastN.error));
+      `${metric.short}, last ${lastN.n ? integer.format(lastN.n) : "N"}`;
+    setField(card, "error_last_n", lastValue == null ? "—" : metric.format(lastValue));
     setField(card, "last_snapshot_event", model.last_snapshot_event == null
       ? "none" : integer.format(model.last_snapshot_event));
   }
@@ -185,15 +200,17 @@
   }
 
   // The top of the error axis: the smallest round value (1, 1.2, 1.6, 2, ..., 8 × 10^k) at or
-  // above x, so that its quarters are round too; at most 100 %.
-  function niceCeiling(x) {
+  // above x, so that its quarters are round too; at most cap (100 % for an error rate).
+  function niceCeiling(x, cap) {
     if (!(x > 0)) return 0.04;
     const power = 10 ** Math.floor(Math.log10(x));
     for (const step of [1, 1.2, 1.6, 2, 2.4, 3, 4, 5, 6, 8, 10]) {
-      if (step * power >= x * (1 - 1e-12)) return Math.min(step * power, 1);
+      if (step * power >= x * (1 - 1e-12)) return Math.min(step * power, cap);
     }
-    return 1;
+    return cap;
   }
+
+  const capitalized = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
   function xTicks(maximum, count) {
     if (maximum <= 0) return [0];
@@ -207,7 +224,8 @@
 
   function drawCurve(chart, curve, name) {
     const rows = curve.rows || [];
-    const errors = curve.error || [];
+    const metric = metricOf(curve);
+    const errors = curve[curve.metric] || curve.error || [];
     const width = Math.max(chart.clientWidth, 200);
     const height = Math.max(chart.clientHeight, 120);
     chart.setAttribute("viewBox", `0 0 ${width} ${height}`);
@@ -221,7 +239,7 @@
       chart.setAttribute("aria-label", `${name}: no events learned yet`);
       chart.append(svg("text", { x: width / 2, y: height / 2, class: "empty-text",
         "text-anchor": "middle" }, "No events learned yet"));
-      caption.textContent = "Progressive error: no events yet.";
+      caption.textContent = `${capitalized(metric.name)}: no events yet.`;
       return;
     }
     const xMax = Math.max(rows[n - 1], 1);
@@ -229,7 +247,7 @@
     // the axis fits the curve after the first 2 % of them and the early part is cut off at
     // the top (and the caption says so).
     const settled = xMax >= 200 ? rows.findIndex((r) => r >= Math.max(10, 0.02 * xMax)) : 0;
-    const yMax = niceCeiling(Math.max(...errors.slice(Math.max(settled, 0), n)) * 1.05);
+    const yMax = niceCeiling(Math.max(...errors.slice(Math.max(settled, 0), n)) * 1.05, metric.cap);
     const cut = errors.slice(0, n).some((e) => e > yMax);
     const px = (r) => m.left + (r / xMax) * plotW;
     const py = (e) => m.top + (1 - e / yMax) * plotH;
@@ -240,7 +258,7 @@
       const y = py(e).toFixed(1);
       grid.append(svg("line", { x1: m.left, x2: width - m.right, y1: y, y2: y }));
       grid.append(svg("text", { x: m.left - 6, y, dy: "0.32em", "text-anchor": "end" },
-        tickPercent.format(e)));
+        metric.tick(e)));
     }
     for (const t of xTicks(xMax, width < 360 ? 3 : 5)) {
       const x = px(t).toFixed(1);
@@ -265,13 +283,13 @@
     chart.append(svg("circle", { class: "dot", cx: px(rows[n - 1]).toFixed(1),
       cy: py(last).toFixed(1), r: 3.5 }));
 
-    const summary = `${name}: progressive error ${percent.format(last)} after ` +
+    const summary = `${name}: ${metric.name} ${metric.format(last)} after ` +
       `${integer.format(rows[n - 1])} rows`;
     chart.setAttribute("aria-label", summary);
     chart.prepend(svg("title", {}, summary));
-    caption.textContent = `Progressive error over ${integer.format(rows[n - 1])} rows ` +
-      `(now ${percent.format(last)}).` +
-      (cut ? ` The first rows, above ${tickPercent.format(yMax)}, are cut off.` : "");
+    caption.textContent = `${capitalized(metric.name)} over ${integer.format(rows[n - 1])} rows ` +
+      `(now ${metric.format(last)}).` +
+      (cut ? ` The first rows, above ${metric.tick(yMax)}, are cut off.` : "");
   }
 
   function redrawAll() {
