@@ -52,6 +52,12 @@ def serve_cmd(
                                        help="Most rows (or feedback events) in one request."),
     queue_size: int = typer.Option(64, "--queue-size", min=1,
                                    help="Learn/feedback requests waiting per model before 503."),
+    pending_ttl: float = typer.Option(7 * 86400.0, "--pending-ttl", min=0.0,
+                                      help="Seconds a prediction waits for its feedback "
+                                           "(default 7 days; 0: forever)."),
+    idempotency_ttl: float = typer.Option(86400.0, "--idempotency-ttl", min=0.0,
+                                          help="Seconds a stored answer replays a retried "
+                                               "Idempotency-Key (default 1 day; 0: forever)."),
     log_level: str = typer.Option("info", "--log-level", help="uvicorn's log level."),
 ):
     """Serve online learning over HTTP: create models, predict, learn, feedback (delayed
@@ -71,7 +77,8 @@ def serve_cmd(
         app = create_app(store, token=token, snapshot_every=snapshot_every,
                          snapshot_seconds=snapshot_seconds, durable=not no_durable,
                          max_body_bytes=max_body_bytes, max_batch_rows=max_batch_rows,
-                         queue_size=queue_size)
+                         queue_size=queue_size, pending_ttl=pending_ttl,
+                         idempotency_ttl=idempotency_ttl)
     except (StoreError, OSError, ValueError) as exc:
         fail(str(exc))
     durability = "durable" if not no_durable else "NOT durable: synchronous=NORMAL"

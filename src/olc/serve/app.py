@@ -24,19 +24,24 @@ log = logging.getLogger("olc.serve")
 
 def create_app(store_dir, *, token=None, snapshot_every=1000, snapshot_seconds=60.0,
                durable=True, max_body_bytes=16 * 2 ** 20, max_batch_rows=10_000,
-               queue_size=64, error_window=1000):
+               queue_size=64, error_window=1000, pending_ttl=7 * 86400.0,
+               idempotency_ttl=86400.0, clock=None):
     """The service over the store folder ``store_dir`` (created if missing; its models are
     recovered now: the newest valid snapshot of each plus the log after it).
 
     token: when set, every request but ``GET /healthz`` and the dashboard's page and assets
     (``olc.serve.dashboard.is_public_path``: they hold no data) must carry
     ``Authorization: Bearer <token>``. durable: SQLite's ``synchronous=FULL`` (an acknowledged event survives a power
-    cut) or ``NORMAL`` (it survives a crash of the process, not of the machine)."""
+    cut) or ``NORMAL`` (it survives a crash of the process, not of the machine).
+    pending_ttl, idempotency_ttl: seconds a pending prediction waits for its feedback (7 days)
+    and a stored answer replays a retried key (1 day); 0 keeps them forever. clock: the wall
+    clock the store's times are read from (``time.time``; tests pass a fake one)."""
     config = Config(snapshot_every=snapshot_every, snapshot_seconds=snapshot_seconds,
                     durable=durable, max_body_bytes=max_body_bytes,
                     max_batch_rows=max_batch_rows, queue_size=queue_size,
-                    error_window=error_window, token=token)
-    service = Service(store_dir, config)
+                    error_window=error_window, token=token, pending_ttl=pending_ttl,
+                    idempotency_ttl=idempotency_ttl)
+    service = Service(store_dir, config, clock=clock or time.time)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):

@@ -58,6 +58,7 @@ class ModelHost(Writer):
         self.pid_block_end = self.next_pid + PID_BLOCK
         self.vocabulary = store.vocabulary(entry.name)
         self.snapshot_time = time.monotonic()
+        self.last_sweep, self.sweep_again = -float("inf"), False
         self.since_snapshot = self.next_event - (snapshot_event or entry.base_event)
 
     # -- what the routes read --------------------------------------------------------------

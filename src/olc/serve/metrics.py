@@ -55,8 +55,9 @@ class Metrics:
             for table in (self.mistakes, self.squared, self.absolute):
                 table.pop(model, None)
 
-    def render(self, hosts):
-        """The exposition text; ``hosts``: the served models (for gauges)."""
+    def render(self, hosts, retained=None):
+        """The exposition text; ``hosts``: the served models (for gauges); ``retained``:
+        {model: [pending predictions, idempotency keys]} stored (``Store.retained``)."""
         lines = []
         with self.lock:
             lines += ["# HELP olc_requests_total HTTP requests by route, method and status.",
@@ -106,6 +107,13 @@ class Metrics:
         lines += progressive["olc_progressive_mean_squared_error"]
         lines += ["# HELP olc_queue_depth Learn/feedback requests waiting for the model's "
                   "writer.", "# TYPE olc_queue_depth gauge"] + gauges
+        retained = retained or {}
+        for i, (metric, what) in enumerate((
+                ("olc_pending_predictions", "Predictions stored waiting for their label"),
+                ("olc_idempotency_keys", "Idempotency keys stored with their answer"))):
+            lines += [f"# HELP {metric} {what}, by model.", f"# TYPE {metric} gauge"]
+            lines += [f'{metric}{{model="{_label(name)}"}} {retained.get(name, [0, 0])[i]}'
+                      for name in sorted(hosts)]
         lines += ["# HELP olc_models Models served.", "# TYPE olc_models gauge",
                   f"olc_models {len(hosts)}"]
         return "\n".join(lines) + "\n"

@@ -52,7 +52,8 @@ async def healthz(request):
 
 async def metrics(request):
     service = _service(request)
-    return Response(service.metrics.render(service.hosts), media_type=CONTENT_TYPE)
+    retained = await asyncio.to_thread(service.store.retained)
+    return Response(service.metrics.render(service.hosts, retained), media_type=CONTENT_TYPE)
 
 
 async def list_models(request):

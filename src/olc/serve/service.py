@@ -31,6 +31,8 @@ class Config:
     queue_size: int = 64
     error_window: int = 1000
     token: str = None
+    pending_ttl: float = 7 * 86400.0  # seconds a prediction waits for its label (0: forever)
+    idempotency_ttl: float = 86400.0  # seconds a stored answer replays a retry (0: forever)
 
     def __post_init__(self):
         for name, low in (("snapshot_every", 1), ("max_body_bytes", 1),
@@ -42,6 +44,12 @@ class Config:
                 and math.isfinite(self.snapshot_seconds) and self.snapshot_seconds > 0):
             raise ValueError(f"snapshot_seconds must be a positive number of seconds, got "
                              f"{self.snapshot_seconds!r}")
+        for name in ("pending_ttl", "idempotency_ttl"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+                    not math.isfinite(value) or value < 0:
+                raise ValueError(f"{name} must be a number of seconds ≥ 0 (0: keep forever), "
+                                 f"got {value!r}")
         if self.token is not None and (not isinstance(self.token, str) or not self.token):
             raise ValueError("token must be a non-empty string")
 
@@ -53,9 +61,10 @@ class Service:
     operation at a time); ``create``, ``upload`` and ``delete`` do the slow part in a thread
     and return."""
 
-    def __init__(self, store_dir, config):
+    def __init__(self, store_dir, config, clock=time.time):
         self.config = config
-        self.store = Store(store_dir, durable=config.durable)
+        self.store = Store(store_dir, durable=config.durable, pending_ttl=config.pending_ttl,
+                           idempotency_ttl=config.idempotency_ttl, clock=clock)
         self.metrics = Metrics()
         self.hosts = {}
         for row in self.store.models():
@@ -145,7 +154,7 @@ class Service:
         shutil.rmtree(self.store.snapshot_folder(name), ignore_errors=True)
 
     def _host(self, name, learner_name, params, n_features, classes, base=None, base_event=0):
-        entry = Entry(name, learner_name, params, n_features, classes, time.time(), base,
+        entry = Entry(name, learner_name, params, n_features, classes, self.store.clock(), base,
                       base_event)
         return ModelHost(entry, self.store, self.metrics, self.config)
 

@@ -14,11 +14,21 @@ Tables (one writer: every call takes the store's lock, so one connection serves 
 - ``pending``: predictions waiting for their label (the features served, the prediction).
 - ``vocabulary``: the column of each named feature, per model.
 - ``idempotency``: the stored response of every request sent with an ``Idempotency-Key``.
+- ``expired``: the ids of pending predictions removed by the retention (``pending_ttl``), so
+  that a late feedback for one is told it expired (410), not that it never existed; kept for
+  another ``pending_ttl``.
+
+Retention (``sweep``, run by each model's writer in its own transactions): pending
+predictions older than ``pending_ttl`` seconds and idempotency keys older than
+``idempotency_ttl`` (0: kept forever) are deleted, at most ``SWEEP_LIMIT`` rows a table a
+sweep; before they are swept they already count as gone (``pending`` reports their age,
+``stored_response`` ignores an expired key).
 
 A learn/feedback batch, its idempotency entry and the removal of the pending predictions it
 consumed are written in one transaction; a response is sent only after it commits.
 """
 import json
+import math
 import sqlite3
 import threading
 import time
@@ -52,7 +62,16 @@ CREATE TABLE IF NOT EXISTS vocabulary (
     PRIMARY KEY (model, feature));
 CREATE TABLE IF NOT EXISTS idempotency (
     key TEXT PRIMARY KEY, status INTEGER NOT NULL, body TEXT NOT NULL, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS expired (
+    model TEXT NOT NULL, pid INTEGER NOT NULL, at REAL NOT NULL,
+    PRIMARY KEY (model, pid)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS pending_created ON pending (model, created);
+CREATE INDEX IF NOT EXISTS idempotency_created ON idempotency (created);
+CREATE INDEX IF NOT EXISTS expired_at ON expired (model, at);
 """
+
+#: Rows of each table one sweep deletes at most (the writer's transactions stay short).
+SWEEP_LIMIT = 10_000
 
 
 class StoreError(RuntimeError):
@@ -92,7 +111,11 @@ def decode_rows(layout, n_rows, n_cols, data, indices, indptr):
 class Store:
     """The SQLite database of a store folder (``store.sqlite3``) and its ``snapshots/``."""
 
-    def __init__(self, folder, durable=True):
+    def __init__(self, folder, durable=True, pending_ttl=0.0, idempotency_ttl=0.0,
+                 clock=time.time):
+        self.pending_ttl = pending_ttl
+        self.idempotency_ttl = idempotency_ttl
+        self.clock = clock  # the wall clock (seconds) of every stored time
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.path = self.folder / "store.sqlite3"
@@ -139,12 +162,12 @@ class Store:
         with self.transaction() as db:
             db.execute("INSERT INTO models VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)",
                        (name, learner, json.dumps(params), n_features,
-                        None if classes is None else json.dumps(classes), time.time(), base,
+                        None if classes is None else json.dumps(classes), self.clock(), base,
                         base_event))
 
     def delete_model(self, name):
         with self.transaction() as db:
-            for table in ("models", "log", "pending", "vocabulary"):
+            for table in ("models", "log", "pending", "vocabulary", "expired"):
                 column = "name" if table == "models" else "model"
                 db.execute(f"DELETE FROM {table} WHERE {column} = ?", (name,))
             db.execute("DELETE FROM idempotency WHERE key LIKE ? ESCAPE '\\'",
@@ -212,7 +235,7 @@ class Store:
         return start
 
     def add_pending(self, db, name, pids, X, predictions, scores):
-        now = time.time()
+        now = self.clock()
         rows = []
         for i, pid in enumerate(pids):
             layout, n_cols, data, indices, _ = encode_rows(X[i:i + 1])
@@ -221,20 +244,29 @@ class Store:
         db.executemany("INSERT INTO pending VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
 
     def pending(self, name, pids):
-        """{pid: (X row (1 × d), prediction)} for the pending ids of ``name`` among pids."""
+        """{pid: (X row (1 × d), prediction, expired)} for the pending ids of ``name`` among
+        pids; ``expired``: older than ``pending_ttl`` (not swept yet)."""
         found = {}
+        cutoff = self.clock() - self.pending_ttl if self.pending_ttl else None
         with self.lock:
             for pid in pids:
-                row = self.db.execute("SELECT layout, n_cols, data, indices, prediction FROM "
-                                      "pending WHERE model = ? AND pid = ?",
+                row = self.db.execute("SELECT layout, n_cols, data, indices, prediction, "
+                                      "created FROM pending WHERE model = ? AND pid = ?",
                                       (name, pid)).fetchone()
                 if row is not None:
-                    layout, n_cols, data, indices, prediction = row
+                    layout, n_cols, data, indices, prediction, created = row
                     indptr = None if layout == "dense" else np.array(
                         [0, len(data) // 8], np.int64).tobytes()
                     found[pid] = (decode_rows(layout, 1, n_cols, data, indices, indptr),
-                                  json.loads(prediction))
+                                  json.loads(prediction),
+                                  cutoff is not None and created < cutoff)
         return found
+
+    def expired(self, name, pids):
+        """The ids among ``pids`` that the retention removed from ``pending``."""
+        with self.lock:
+            return {pid for pid in pids if self.db.execute(
+                "SELECT 1 FROM expired WHERE model = ? AND pid = ?", (name, pid)).fetchone()}
 
     def remove_pending(self, db, name, pids):
         db.executemany("DELETE FROM pending WHERE model = ? AND pid = ?",
@@ -254,14 +286,55 @@ class Store:
 
     # -- idempotency -----------------------------------------------------------------------
     def stored_response(self, key):
+        """(status, body) stored under ``key``, or None (also when it is older than
+        ``idempotency_ttl``: an expired key is a new one)."""
+        cutoff = self.clock() - self.idempotency_ttl if self.idempotency_ttl else -math.inf
         with self.lock:
-            row = self.db.execute("SELECT status, body FROM idempotency WHERE key = ?",
-                                  (key,)).fetchone()
+            row = self.db.execute("SELECT status, body FROM idempotency WHERE key = ? AND "
+                                  "created >= ?", (key, cutoff)).fetchone()
         return None if row is None else (row[0], json.loads(row[1]))
 
     def store_response(self, db, key, status, body):
-        db.execute("INSERT INTO idempotency VALUES (?, ?, ?, ?)",
-                   (key, status, json.dumps(body), time.time()))
+        # REPLACE: an expired key not swept yet is reused as a new one
+        db.execute("INSERT OR REPLACE INTO idempotency VALUES (?, ?, ?, ?)",
+                   (key, status, json.dumps(body), self.clock()))
+
+    # -- retention -------------------------------------------------------------------------
+    def sweep(self, db, name, limit=SWEEP_LIMIT):
+        """Delete ``name``'s expired pending predictions (leaving their ids in ``expired``
+        for another ``pending_ttl``) and idempotency keys, at most ``limit`` rows a table.
+        (pending, keys) deleted; the caller's transaction ``db``."""
+        now, removed = self.clock(), [0, 0]
+        if self.pending_ttl:
+            pids = [pid for pid, in db.execute(
+                "SELECT pid FROM pending WHERE model = ? AND created < ? LIMIT ?",
+                (name, now - self.pending_ttl, limit))]
+            db.executemany("INSERT OR REPLACE INTO expired VALUES (?, ?, ?)",
+                           [(name, pid, now) for pid in pids])
+            self.remove_pending(db, name, pids)
+            db.execute("DELETE FROM expired WHERE model = ? AND pid IN (SELECT pid FROM expired "
+                       "WHERE model = ? AND at < ? LIMIT ?)",
+                       (name, name, now - self.pending_ttl, limit))
+            removed[0] = len(pids)
+        if self.idempotency_ttl:
+            removed[1] = db.execute(
+                "DELETE FROM idempotency WHERE rowid IN (SELECT rowid FROM idempotency WHERE "
+                "key >= ? AND key < ? AND created < ? LIMIT ?)",
+                (name + "\x00", name + "\x01", now - self.idempotency_ttl, limit)).rowcount
+        return tuple(removed)
+
+    def retained(self):
+        """{model: [pending predictions, idempotency keys]} stored now."""
+        counts = {}
+        with self.lock:
+            for model, n in self.db.execute("SELECT model, COUNT(*) FROM pending "
+                                            "GROUP BY model"):
+                counts.setdefault(model, [0, 0])[0] = n
+            for model, n in self.db.execute(
+                    "SELECT substr(key, 1, instr(key, char(0)) - 1), COUNT(*) FROM idempotency "
+                    "GROUP BY 1"):
+                counts.setdefault(model, [0, 0])[1] = n
+        return counts
 
 
 def _like_prefix(name):

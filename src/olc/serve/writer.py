@@ -19,12 +19,13 @@ import numpy as np
 
 from .learner_files import learn_batch, learner_bytes, recover, write_snapshot
 from .parsing import RequestError
-from .store import Batch
+from .store import SWEEP_LIMIT, Batch
 
 __all__ = ["Job", "Writer"]
 
 log = logging.getLogger("olc.serve")
 MAX_JOBS_PER_COMMIT = 64
+SWEEP_SECONDS = 10.0  # a busy writer sweeps expired rows at most this often
 
 
 @dataclass
@@ -80,12 +81,10 @@ class Writer:
                 job = await asyncio.wait_for(self.queue.get(),
                                              timeout=self.config.snapshot_seconds)
             except asyncio.TimeoutError:
-                if self.since_snapshot > 0 and not self.closed:
+                if not self.closed:
                     self.busy = True
                     try:
-                        await asyncio.to_thread(self.maybe_snapshot, True)
-                    except Exception:
-                        log.exception("olc serve: model %r: snapshot failed", self.entry.name)
+                        await asyncio.to_thread(self.idle_work)
                     finally:
                         self.busy = False
                 continue
@@ -152,7 +151,13 @@ class Writer:
         served = None
         if job.kind == "feedback":
             found = self.store.pending(name, job.pids)
+            swept = self.store.expired(name, [pid for pid in job.pids if pid not in found])
             for i, pid in enumerate(job.pids):
+                if pid in swept or pid in found and found[pid][2]:
+                    raise RequestError(410, f"events[{i}].event_id 'p{pid}' has expired: its "
+                                       f"prediction waited longer than the pending TTL "
+                                       f"({self.store.pending_ttl:g} s) for its label",
+                                       f"events[{i}].event_id")
                 if pid not in found or pid in self._taken:
                     raise RequestError(404, f"events[{i}].event_id 'p{pid}' is not a pending "
                                        f"prediction of model {name!r}",
@@ -213,10 +218,43 @@ class Writer:
                     self.store.remove_pending(db, self.entry.name, job.pids)
                 if job.key is not None:
                     self.store.store_response(db, job.key, 200, job.result)
+            # after this group's feedback took its pending rows: the sweep cannot take them
+            self._sweep(db, force=False)
         for job, batch in done:
             self.outcomes.add(batch.correct)
             self.since_snapshot += len(batch.labels)
             self.metrics.learned(self.entry.name, job.kind, len(batch.labels), batch.correct)
+
+    def _sweep(self, db, force):
+        """The retention's sweep, in the writer's transaction ``db``: when due (every
+        SWEEP_SECONDS, at once while the last sweep hit its row limit) or ``force``d."""
+        store = self.store
+        if not (store.pending_ttl or store.idempotency_ttl):
+            return
+        now = store.clock()
+        if not (force or self.sweep_again or now - self.last_sweep >= SWEEP_SECONDS):
+            return
+        removed = store.sweep(db, self.entry.name, SWEEP_LIMIT)
+        self.last_sweep = now
+        self.sweep_again = max(removed) >= SWEEP_LIMIT
+
+    def idle_work(self):
+        """What an idle writer does every ``snapshot_seconds``: the retention's sweep and a
+        snapshot of events learned since the last one."""
+        for what, work in (("retention sweep", self.sweep_now),
+                           ("snapshot", lambda: self.maybe_snapshot(True))):
+            try:
+                work()
+            except Exception:
+                log.exception("olc serve: model %r: %s failed", self.entry.name, what)
+
+    def sweep_now(self):
+        """A sweep in its own transaction (the idle writer's), under the model's lock."""
+        with self.lock:
+            if self.closed:
+                return
+            with self.store.transaction() as db:
+                self._sweep(db, force=True)
 
     def _reload(self):
         """Rebuild the learner from the store (after a failure left it ahead of the log)."""
