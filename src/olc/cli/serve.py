@@ -58,6 +58,10 @@ def serve_cmd(
     idempotency_ttl: float = typer.Option(86400.0, "--idempotency-ttl", min=0.0,
                                           help="Seconds a stored answer replays a retried "
                                                "Idempotency-Key (default 1 day; 0: forever)."),
+    compact_log: bool = typer.Option(False, "--compact-log",
+                                     help="At start, drop the features of logged events "
+                                          "inside each model's oldest snapshot verified to "
+                                          "load (no replay from zero after that)."),
     log_level: str = typer.Option("info", "--log-level", help="uvicorn's log level."),
 ):
     """Serve online learning over HTTP: create models, predict, learn, feedback (delayed
@@ -78,7 +82,7 @@ def serve_cmd(
                          snapshot_seconds=snapshot_seconds, durable=not no_durable,
                          max_body_bytes=max_body_bytes, max_batch_rows=max_batch_rows,
                          queue_size=queue_size, pending_ttl=pending_ttl,
-                         idempotency_ttl=idempotency_ttl)
+                         idempotency_ttl=idempotency_ttl, compact_log=compact_log)
     except (StoreError, OSError, ValueError) as exc:
         fail(str(exc))
     durability = "durable" if not no_durable else "NOT durable: synchronous=NORMAL"

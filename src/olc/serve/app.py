@@ -13,6 +13,7 @@ from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from .compaction import compact
 from .parsing import RequestError
 from .routes import api_routes
 from .service import Config, Service
@@ -25,7 +26,7 @@ log = logging.getLogger("olc.serve")
 def create_app(store_dir, *, token=None, snapshot_every=1000, snapshot_seconds=60.0,
                durable=True, max_body_bytes=16 * 2 ** 20, max_batch_rows=10_000,
                queue_size=64, error_window=1000, pending_ttl=7 * 86400.0,
-               idempotency_ttl=86400.0, clock=None):
+               idempotency_ttl=86400.0, clock=None, compact_log=False):
     """The service over the store folder ``store_dir`` (created if missing; its models are
     recovered now: the newest valid snapshot of each plus the log after it).
 
@@ -35,13 +36,21 @@ def create_app(store_dir, *, token=None, snapshot_every=1000, snapshot_seconds=6
     cut) or ``NORMAL`` (it survives a crash of the process, not of the machine).
     pending_ttl, idempotency_ttl: seconds a pending prediction waits for its feedback (7 days)
     and a stored answer replays a retried key (1 day); 0 keeps them forever. clock: the wall
-    clock the store's times are read from (``time.time``; tests pass a fake one)."""
+    clock the store's times are read from (``time.time``; tests pass a fake one).
+    compact_log: compact every model's log now, after recovery (``olc.serve.compaction``; a
+    model without a verified snapshot is left as it is, with a warning)."""
     config = Config(snapshot_every=snapshot_every, snapshot_seconds=snapshot_seconds,
                     durable=durable, max_body_bytes=max_body_bytes,
                     max_batch_rows=max_batch_rows, queue_size=queue_size,
                     error_window=error_window, token=token, pending_ttl=pending_ttl,
                     idempotency_ttl=idempotency_ttl)
     service = Service(store_dir, config, clock=clock or time.time)
+    if compact_log:
+        for _, host in sorted(service.hosts.items()):
+            try:
+                compact(host)
+            except RequestError as refused:
+                log.warning("olc serve: %s", refused.message)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -147,7 +156,8 @@ def _template(path):
     parts = path.strip("/").split("/")
     if parts[0] == "models" and len(parts) in (2, 3):
         return "/models/{name}" + (f"/{parts[2]}" if len(parts) == 3 and parts[2] in
-                                   ("snapshot", "curve", "predict", "learn", "feedback") else
+                                   ("snapshot", "curve", "predict", "learn", "feedback",
+                                    "compact") else
                                    ("" if len(parts) == 2 else "/other"))
     if parts[0] == "static":
         return "/static"

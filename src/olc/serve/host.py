@@ -49,6 +49,7 @@ class ModelHost(Writer):
         learner, snapshot_event, batches = recover(entry, store)
         self.learner = learner
         self.entry.last_snapshot_event = snapshot_event
+        self.compacted_to = store.compacted_to(entry.name)
         self.regression = is_regression(entry)
         self.outcomes = outcomes_for(self.regression,
                                      store.correctness(entry.name, self.regression),
@@ -82,7 +83,8 @@ class ModelHost(Writer):
             "rows_seen": int(getattr(learner, "n_steps_", 0)),
             **self.outcomes.summary(), "updates": int(getattr(learner, "n_updates_", 0)),
             "events_logged": len(self.outcomes), "last_snapshot_event":
-                self.entry.last_snapshot_event, "created": self.entry.created,
+                self.entry.last_snapshot_event, "log_compacted_to": self.compacted_to,
+            "created": self.entry.created,
             "durable": self.store.durable, "queue_depth": self.queue_depth(),
         }
 

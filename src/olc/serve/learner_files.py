@@ -7,9 +7,10 @@ from pathlib import Path
 import numpy as np
 
 from .._util.atomic import write_bytes
+from .store import StoreError
 
 __all__ = ["learner_bytes", "learner_from_bytes", "write_snapshot", "snapshot_events",
-           "recover", "replay", "is_regression"]
+           "recover", "replay", "is_regression", "check_snapshot", "SUFFIX"]
 
 log = logging.getLogger("olc.serve")
 SUFFIX = ".olc"
@@ -43,11 +44,13 @@ def snapshot_events(folder):
     return sorted(events, reverse=True)
 
 
-def write_snapshot(folder, event, data, keep=3):
-    """Write a snapshot atomically as ``folder/<event>.olc``; keep the newest ``keep``."""
+def write_snapshot(folder, event, data, keep=3, anchor=None):
+    """Write a snapshot atomically as ``folder/<event>.olc``; keep the newest ``keep`` and
+    the compaction's ``anchor`` (the log below it has no features: it must stay)."""
     write_bytes(folder / f"{event}{SUFFIX}", data)
     for old in snapshot_events(folder)[keep:]:
-        (folder / f"{old}{SUFFIX}").unlink(missing_ok=True)
+        if old != anchor:
+            (folder / f"{old}{SUFFIX}").unlink(missing_ok=True)
 
 
 def _fresh(entry):
@@ -84,9 +87,23 @@ def _usable(learner, entry, event):
     return None
 
 
+def check_snapshot(path, entry, event):
+    """(learner, None) when the snapshot file loads (``olc.load``'s checks) and stands for
+    events [0, event) of ``entry``; else (None, why)."""
+    try:
+        candidate = learner_from_bytes(path.read_bytes())
+        why = _usable(candidate, entry, event)
+    except Exception as exc:  # a damaged file: any error of the reader
+        return None, f"{type(exc).__name__}: {exc}"
+    return (candidate, None) if why is None else (None, why)
+
+
 def replay(learner, batches, classes, expect_first):
     """Learn the logged batches in order (each one ``partial_fit`` call, as served)."""
     for batch in batches:
+        if batch.X is None:
+            raise RuntimeError(f"the log's batch at event {batch.first_event} was compacted: "
+                               "replay must start at or after the compaction's snapshot")
         if batch.first_event != expect_first:
             raise RuntimeError(f"the log has a gap: event {expect_first} expected, batch "
                                f"starts at {batch.first_event}")
@@ -104,22 +121,24 @@ def recover(entry, store):
     snapshot that loads and fits, else the base model; then the log after it.
     A snapshot that fails is skipped with a logged warning."""
     folder = store.snapshot_folder(entry.name)
+    anchor = store.compacted_to(entry.name)  # the log below it has no features
     learner, start = None, entry.base_event
     for event in snapshot_events(folder):
-        if event < entry.base_event:
+        if event < entry.base_event or anchor is not None and event < anchor:
             continue
         path = folder / f"{event}{SUFFIX}"
-        try:
-            candidate = learner_from_bytes(path.read_bytes())
-            why = _usable(candidate, entry, event)
-        except Exception as exc:  # a damaged file: any error of the reader
-            why = f"{type(exc).__name__}: {exc}"
+        candidate, why = check_snapshot(path, entry, event)
         if why is None:
             learner, start = candidate, event
             break
         log.warning("olc serve: snapshot %s of model %r skipped: %s", path, entry.name, why)
     snapshot_event = start if learner is not None else None
     if learner is None:
+        if anchor is not None and anchor > entry.base_event:
+            raise StoreError(f"model {entry.name!r}: its log was compacted below event "
+                             f"{anchor} and no snapshot from there on loads (the warnings "
+                             f"above say why); restore {folder / f'{anchor}{SUFFIX}'} from a "
+                             "backup")
         learner = _fresh(entry)
     batches = list(replay(learner, store.batches(entry.name, after=start), entry.classes, start))
     return learner, snapshot_event, batches

@@ -10,6 +10,7 @@ from .metrics import CONTENT_TYPE
 from .parsing import RequestError, check_finite, check_label, parse_labels, parse_rows, \
     read_body, read_json, require
 from .parsing import Vocabulary
+from .compaction import compact
 from .host import Job
 from .targets import check_target, parse_targets
 
@@ -120,6 +121,11 @@ async def delete_model(request):
         await asyncio.to_thread(service.delete, host)
         host.stop_worker()
     return Response(status_code=204)
+
+
+async def compact_log(request):
+    host = _service(request).host(request.path_params["name"])
+    return _json(await asyncio.to_thread(compact, host))
 
 
 async def curve(request):
@@ -249,6 +255,7 @@ def api_routes():
         Route("/models/{name}/snapshot", download_model, methods=["GET"]),
         Route("/models/{name}/snapshot", upload_model, methods=["PUT"]),
         Route("/models/{name}/curve", curve, methods=["GET"]),
+        Route("/models/{name}/compact", compact_log, methods=["POST"]),
         Route("/models/{name}/predict", predict, methods=["POST"]),
         Route("/models/{name}/learn", learn, methods=["POST"]),
         Route("/models/{name}/feedback", feedback, methods=["POST"]),

@@ -14,6 +14,8 @@ Tables (one writer: every call takes the store's lock, so one connection serves 
 - ``pending``: predictions waiting for their label (the features served, the prediction).
 - ``vocabulary``: the column of each named feature, per model.
 - ``idempotency``: the stored response of every request sent with an ``Idempotency-Key``.
+- ``compaction``: per compacted model, its anchor: the event of the snapshot (verified to
+  load, kept until the next compaction) below which the log's rows hold no features.
 - ``expired``: the ids of pending predictions removed by the retention (``pending_ttl``), so
   that a late feedback for one is told it expired (410), not that it never existed; kept for
   another ``pending_ttl``.
@@ -65,11 +67,14 @@ CREATE TABLE IF NOT EXISTS idempotency (
 CREATE TABLE IF NOT EXISTS expired (
     model TEXT NOT NULL, pid INTEGER NOT NULL, at REAL NOT NULL,
     PRIMARY KEY (model, pid)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS compaction (model TEXT PRIMARY KEY, event INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS pending_created ON pending (model, created);
 CREATE INDEX IF NOT EXISTS idempotency_created ON idempotency (created);
 CREATE INDEX IF NOT EXISTS expired_at ON expired (model, at);
 """
 
+#: The layout of a logged batch whose features compaction dropped.
+COMPACTED = "compacted"
 #: Rows of each table one sweep deletes at most (the writer's transactions stay short).
 SWEEP_LIMIT = 10_000
 
@@ -167,7 +172,7 @@ class Store:
 
     def delete_model(self, name):
         with self.transaction() as db:
-            for table in ("models", "log", "pending", "vocabulary", "expired"):
+            for table in ("models", "log", "pending", "vocabulary", "expired", "compaction"):
                 column = "name" if table == "models" else "model"
                 db.execute(f"DELETE FROM {table} WHERE {column} = ?", (name,))
             db.execute("DELETE FROM idempotency WHERE key LIKE ? ESCAPE '\\'",
@@ -193,10 +198,31 @@ class Store:
                 "labels, served, correct FROM log WHERE model = ? AND first_event >= ? "
                 "ORDER BY first_event", (name, after)).fetchall()
         for first, n, kind, layout, n_cols, data, indices, indptr, labels, served, ok in rows:
-            yield Batch(first, kind, decode_rows(layout, n, n_cols, data, indices, indptr),
+            yield Batch(first, kind, None if layout == COMPACTED else
+                        decode_rows(layout, n, n_cols, data, indices, indptr),
                         json.loads(labels), json.loads(served),
                         # a regressor's residuals take 8 bytes a row, correctness 1
                         np.frombuffer(ok, np.float64 if len(ok) == 8 * n else np.bool_))
+
+    # -- compaction ------------------------------------------------------------------------
+    def compacted_to(self, name):
+        """The anchor event of ``name``'s compaction (rows below it have no features), or
+        None."""
+        with self.lock:
+            row = self.db.execute("SELECT event FROM compaction WHERE model = ?",
+                                  (name,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def compact(self, name, event):
+        """Drop the features of ``name``'s logged batches that end at or before ``event``
+        (labels, served predictions and outcomes stay) and make ``event`` the anchor, in one
+        transaction. The number of batches compacted now."""
+        with self.transaction() as db:
+            n = db.execute("UPDATE log SET layout = ?, data = x'', indices = NULL, "
+                           "indptr = NULL WHERE model = ? AND first_event + n_rows <= ? AND "
+                           "layout != ?", (COMPACTED, name, event, COMPACTED)).rowcount
+            db.execute("INSERT OR REPLACE INTO compaction VALUES (?, ?)", (name, event))
+        return n
 
     def correctness(self, name, regression=False):
         """Every logged row's outcome in event order: whether the served prediction was

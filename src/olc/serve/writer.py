@@ -276,7 +276,7 @@ class Writer:
                 return None
             event = self.next_event
             write_snapshot(self.store.snapshot_folder(self.entry.name), event,
-                           learner_bytes(self.learner))
+                           learner_bytes(self.learner), anchor=self.compacted_to)
             self.store.set_snapshot_event(self.entry.name, event)
             self.entry.last_snapshot_event = event
             self.since_snapshot = 0
