@@ -194,3 +194,32 @@ def test_an_idle_writer_sweeps(store):
         assert gauge(client, "olc_pending_predictions") == 0
         assert feedback(client, ids[2], y[6].item()).status_code == 410
     assert np.all(np.isfinite(X))
+
+
+def test_a_replay_read_before_its_key_is_swept_keeps_its_answer(store):
+    """A retry found stored when the writer takes it is answered with the stored response,
+    even when the same group's commit sweeps the key (it expired meanwhile)."""
+    X, y = blobs(12, 3, seed=7)
+    clock = Clock()
+    with served(store, idempotency_ttl=100.0, clock=clock) as client:
+        create(client, "m", "pa-i", {}, classes=["no", "yes"])
+        first = learn(client, X[:4], y[:4], key="k").json()
+        host = client.app.state.service.hosts["m"]
+        read = host.store.stored_response
+
+        def read_then_time_passes(key):
+            found = read(key)
+            clock.now += 1000  # the group's commit (and its sweep) comes after the TTL
+            return found
+
+        clock.now += 99
+        host.store.stored_response = read_then_time_passes
+        jobs = [writer_module.Job("learn", X=X[:4], labels=y[:4].tolist(),
+                                  key="m\x00learn\x00k"),
+                writer_module.Job("learn", X=X[4:6], labels=y[4:6].tolist())]
+        host.apply(jobs)
+        host.store.stored_response = read
+        assert jobs[0].result == (200, first)  # the stored answer, not learned again
+        assert jobs[1].result["first_event"] == 4
+        assert gauge(client, "olc_idempotency_keys") == 0  # swept by that commit
+        assert client.get("/models/m").json()["rows_seen"] == 6

@@ -111,7 +111,7 @@ class Writer:
 
     def apply(self, jobs):
         """Apply ``jobs`` in order and commit them (in the writer's thread)."""
-        done, keys = [], set()
+        done, keys = [], {}  # keys: the job of each key learned in this group
         self._taken = set()  # pending ids consumed by this group's uncommitted jobs
         with self.lock:
             if self.closed:
@@ -119,10 +119,15 @@ class Writer:
                     job.result = self.gone()
                 return
             for job in jobs:
-                if job.key is not None and (job.key in keys or
-                                            self.store.stored_response(job.key) is not None):
-                    job.result = "replay"  # answered from the store below
-                    continue
+                if job.key is not None:
+                    if job.key in keys:  # a copy of a job of this group: its answer, below
+                        job.result = _Copy(keys[job.key])
+                        continue
+                    # read now: the sweep of this group's commit may remove an old key
+                    stored = self.store.stored_response(job.key)
+                    if stored is not None:
+                        job.result = stored
+                        continue
                 try:
                     batch = self._learn(job)
                 except RequestError as error:
@@ -136,11 +141,12 @@ class Writer:
                     continue
                 done.append((job, batch))
                 if job.key is not None:
-                    keys.add(job.key)
+                    keys[job.key] = job
             self._commit_or_fail(done)
         for job in jobs:
-            if isinstance(job.result, str) and job.result == "replay":
-                job.result = self.store.stored_response(job.key)
+            if isinstance(job.result, _Copy):  # the first copy's answer (or its failure)
+                first = job.result.job.result
+                job.result = first if isinstance(first, Exception) else (200, first)
         self.maybe_snapshot(False)
 
     def _learn(self, job):
@@ -301,6 +307,13 @@ class Writer:
             job = self.queue.get_nowait()
             if not job.future.done():
                 job.future.set_exception(self.gone())
+
+
+@dataclass
+class _Copy:
+    """A job whose idempotency key an earlier job of the same group carries."""
+
+    job: Job
 
 
 class _Dirty(Exception):
