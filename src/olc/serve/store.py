@@ -126,6 +126,7 @@ class Store:
         self.path = self.folder / "store.sqlite3"
         self.durable = durable
         self.lock = threading.Lock()
+        self.reader, self.reader_lock = None, threading.Lock()  # Store.retained's
         try:
             self.db = sqlite3.connect(self.path, check_same_thread=False,
                                       isolation_level=None)
@@ -143,6 +144,9 @@ class Store:
     def close(self):
         with self.lock:
             self.db.close()
+        with self.reader_lock:
+            if self.reader is not None:
+                self.reader.close()
 
     def snapshot_folder(self, name):
         return self.folder / "snapshots" / name
@@ -350,13 +354,17 @@ class Store:
         return tuple(removed)
 
     def retained(self):
-        """{model: [pending predictions, idempotency keys]} stored now."""
+        """{model: [pending predictions, idempotency keys]} stored now: counted on a
+        read-only connection of its own (a WAL reader), so the scan never holds up a commit."""
         counts = {}
-        with self.lock:
-            for model, n in self.db.execute("SELECT model, COUNT(*) FROM pending "
-                                            "GROUP BY model"):
+        with self.reader_lock:
+            if self.reader is None:
+                self.reader = sqlite3.connect(self.path.resolve().as_uri() + "?mode=ro",
+                                              uri=True, check_same_thread=False)
+            for model, n in self.reader.execute("SELECT model, COUNT(*) FROM pending "
+                                                "GROUP BY model"):
                 counts.setdefault(model, [0, 0])[0] = n
-            for model, n in self.db.execute(
+            for model, n in self.reader.execute(
                     "SELECT substr(key, 1, instr(key, char(0)) - 1), COUNT(*) FROM idempotency "
                     "GROUP BY 1"):
                 counts.setdefault(model, [0, 0])[1] = n
