@@ -68,9 +68,7 @@ CREATE TABLE IF NOT EXISTS expired (
     model TEXT NOT NULL, pid INTEGER NOT NULL, at REAL NOT NULL,
     PRIMARY KEY (model, pid)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS compaction (model TEXT PRIMARY KEY, event INTEGER NOT NULL);
-CREATE INDEX IF NOT EXISTS pending_created ON pending (model, created);
 CREATE INDEX IF NOT EXISTS idempotency_created ON idempotency (created);
-CREATE INDEX IF NOT EXISTS expired_at ON expired (model, at);
 """
 
 #: The layout of a logged batch whose features compaction dropped.
@@ -336,15 +334,20 @@ class Store:
         (pending, keys) deleted; the caller's transaction ``db``."""
         now, removed = self.clock(), [0, 0]
         if self.pending_ttl:
-            pids = [pid for pid, in db.execute(
-                "SELECT pid FROM pending WHERE model = ? AND created < ? LIMIT ?",
-                (name, now - self.pending_ttl, limit))]
+            # Ids are handed out in time order, so the oldest rows are the first ids: the
+            # window of the `limit` smallest ids (the primary key; no index on the time,
+            # which every prediction would pay for) holds the expired ones.
+            cutoff = now - self.pending_ttl
+            pids = [pid for pid, created in db.execute(
+                "SELECT pid, created FROM pending WHERE model = ? ORDER BY pid LIMIT ?",
+                (name, limit)) if created < cutoff]
             db.executemany("INSERT OR REPLACE INTO expired VALUES (?, ?, ?)",
                            [(name, pid, now) for pid in pids])
             self.remove_pending(db, name, pids)
-            db.execute("DELETE FROM expired WHERE model = ? AND pid IN (SELECT pid FROM expired "
-                       "WHERE model = ? AND at < ? LIMIT ?)",
-                       (name, name, now - self.pending_ttl, limit))
+            old = [(name, pid) for pid, at in db.execute(
+                "SELECT pid, at FROM expired WHERE model = ? ORDER BY pid LIMIT ?",
+                (name, limit)) if at < cutoff]
+            db.executemany("DELETE FROM expired WHERE model = ? AND pid = ?", old)
             removed[0] = len(pids)
         if self.idempotency_ttl:
             removed[1] = db.execute(
