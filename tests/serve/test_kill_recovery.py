@@ -17,6 +17,8 @@ the same model. (tests/serve/test_recovery.py covers damaged snapshots in proces
 
 Everything is bounded: requests time out, retries stop at a deadline, threads are joined with
 a timeout, and the kills are drawn from a seeded generator.
+
+The same runs for a regressor (real-valued targets; three kills, to keep the suite short).
 """
 import random
 import threading
@@ -36,6 +38,7 @@ pytest.importorskip("starlette")
 SEED = 20261127
 D = 6
 LEARNER, PARAMS = "pa-i", {"C": 0.5}
+REGRESSOR, REGRESSOR_PARAMS = "pa-i-regression", {"C": 0.5, "epsilon": 0.05}
 CLIENTS = 6
 KILLS = 10
 DEADLINE_SECONDS = 240.0  # the whole test; on a loaded 2-core machine it needs far less
@@ -43,8 +46,10 @@ REQUEST_TIMEOUT = httpx.Timeout(10.0, connect=2.0)
 RETRYABLE = {502, 503, 504}
 
 
-def labelled_rows(rng, n, w):
+def labelled_rows(rng, n, w, regression=False):
     X = rng.normal(size=(n, D))
+    if regression:
+        return X, X @ w + 0.3 * rng.normal(size=n)
     y = np.where(X @ w + 0.3 * rng.normal(size=n) >= 0, 1, -1)
     return X, y
 
@@ -78,7 +83,7 @@ def send(client, path, body, key, deadline):
     raise AssertionError(f"{path} with key {key}: not acknowledged before the deadline")
 
 
-def client_thread(number, url, acks, stop, deadline, w):
+def client_thread(number, url, acks, stop, deadline, w, regression=False):
     rng = np.random.default_rng([SEED, number])
     try:
         with httpx.Client(base_url=url, timeout=REQUEST_TIMEOUT) as client:
@@ -87,19 +92,19 @@ def client_thread(number, url, acks, stop, deadline, w):
                 request += 1
                 key = f"client{number}-{request}"
                 if rng.random() < 0.6:
-                    X, y = labelled_rows(rng, int(rng.integers(1, 16)), w)
+                    X, y = labelled_rows(rng, int(rng.integers(1, 16)), w, regression)
                     body = {"rows": X.tolist(), "labels": y.tolist()}
                     answer = send(client, "/models/k/learn", body, key + "-learn", deadline)
                     with acks.lock:
                         acks.learns.append((X, y, answer))
                 else:
-                    X, y = labelled_rows(rng, int(rng.integers(1, 5)), w)
+                    X, y = labelled_rows(rng, int(rng.integers(1, 5)), w, regression)
                     answer = send(client, "/models/k/predict", {"rows": X.tolist()},
                                   key + "-predict", deadline)
                     predictions = answer["predictions"]
                     assert len(predictions) == len(X)
                     order = rng.permutation(len(X))  # labels come back in any order
-                    events = [{"event_id": predictions[i]["event_id"], "label": int(y[i])}
+                    events = [{"event_id": predictions[i]["event_id"], "label": y[i].item()}
                               for i in order]
                     answer = send(client, "/models/k/feedback", {"events": events},
                                   key + "-feedback", deadline)
@@ -134,12 +139,14 @@ def logged_batches(store_dir):
         store.close()
 
 
-def replay(batches):
+def replay(batches, learner_name=LEARNER, params=PARAMS):
     """An offline ``olc.progressive`` run over the logged rows in log order."""
     X = np.vstack([b.X for b in batches])
     y = np.concatenate([np.asarray(b.labels) for b in batches])
-    learner = olc.make(LEARNER, **PARAMS)
+    learner = olc.make(learner_name, **params)
     result = olc.progressive(learner, X, y)
+    if not hasattr(learner, "classes_"):  # a regressor: its predictions are the scores ŷ
+        return learner, X, y, result.score, result.score
     predictions = learner.classes_[(result.pred > 0).astype(int)]
     return learner, X, y, predictions, result.score
 
@@ -148,21 +155,26 @@ def assert_same_state(served, offline):
     assert type(served) is type(offline)
     assert served.n_steps_ == offline.n_steps_
     assert served.n_updates_ == offline.n_updates_
-    assert served.classes_.tolist() == offline.classes_.tolist()
+    if hasattr(offline, "classes_"):
+        assert served.classes_.tolist() == offline.classes_.tolist()
     for name in ("_vecs", "_ints", "_scal"):
         a, b = getattr(served, name), getattr(offline, name)
         assert a.dtype == b.dtype and a.shape == b.shape, name
         assert a.tobytes() == b.tobytes(), f"{name} differs from the replay's"
 
 
-def create_model(url):
-    response = httpx.post(f"{url}/models", json={"name": "k", "learner": LEARNER,
-                                                 "params": PARAMS, "n_features": D},
+def create_model(url, learner=LEARNER, params=PARAMS):
+    response = httpx.post(f"{url}/models", json={"name": "k", "learner": learner,
+                                                 "params": params, "n_features": D},
                           timeout=REQUEST_TIMEOUT)
     assert response.status_code == 201, response.text
 
 
-def test_ten_sigkills_under_load_lose_nothing_and_apply_nothing_twice(tmp_path):
+@pytest.mark.parametrize("learner,params,kills", [
+    (LEARNER, PARAMS, KILLS), (REGRESSOR, REGRESSOR_PARAMS, 3)], ids=["classifier", "regressor"])
+def test_ten_sigkills_under_load_lose_nothing_and_apply_nothing_twice(tmp_path, learner,
+                                                                       params, kills):
+    regression = learner == REGRESSOR
     deadline = time.monotonic() + DEADLINE_SECONDS
     kill_rng = random.Random(SEED)
     w = np.random.default_rng(SEED).normal(size=D)
@@ -172,19 +184,21 @@ def test_ten_sigkills_under_load_lose_nothing_and_apply_nothing_twice(tmp_path):
     acks, stop = Acks(), threading.Event()
     try:
         server.start()
-        create_model(server.url)
+        create_model(server.url, learner, params)
         with httpx.Client(base_url=server.url, timeout=REQUEST_TIMEOUT) as client:
-            X0, y0 = labelled_rows(np.random.default_rng(SEED), 8, w)
-            y0[:2] = [1, -1]  # both classes in the first batch
+            X0, y0 = labelled_rows(np.random.default_rng(SEED), 8, w, regression)
+            if not regression:
+                y0[:2] = [1, -1]  # both classes in the first batch
             answer = send(client, "/models/k/learn", {"rows": X0.tolist(), "labels": y0.tolist()},
                           "warm-up", deadline)
             acks.learns.append((X0, y0, answer))
         threads = [threading.Thread(target=client_thread, daemon=True,
-                                    args=(i, server.url, acks, stop, deadline, w))
+                                    args=(i, server.url, acks, stop, deadline, w,
+                                          regression))
                    for i in range(CLIENTS)]
         for thread in threads:
             thread.start()
-        for _ in range(KILLS):
+        for _ in range(kills):
             # under load: wait for a request acknowledged by this server, then kill anywhere
             acknowledged = count(acks)
             while count(acks) == acknowledged and time.monotonic() < deadline:
@@ -229,7 +243,7 @@ def test_ten_sigkills_under_load_lose_nothing_and_apply_nothing_twice(tmp_path):
     firsts = [b.first_event for b in batches]
     sizes = [len(b.labels) for b in batches]
     assert firsts == list(np.cumsum([0] + sizes[:-1])), "the log's events are not contiguous"
-    learner, X_log, y_log, predictions, scores = replay(batches)
+    offline, X_log, y_log, predictions, scores = replay(batches, learner, params)
 
     # every logged row was sent by a client exactly once, and every acknowledged row is logged
     position = {}
@@ -249,8 +263,12 @@ def test_ten_sigkills_under_load_lose_nothing_and_apply_nothing_twice(tmp_path):
     for X, y, served_predictions, answer in acks.feedbacks:
         assert answer["applied"] == len(y)
         assert [r["prediction"] for r in answer["results"]] == served_predictions
-        assert [r["correct"] for r in answer["results"]] == \
-            [p == label for p, label in zip(served_predictions, y.tolist())]
+        if regression:
+            assert [r["residual"] for r in answer["results"]] == \
+                [label - p for p, label in zip(served_predictions, y.tolist())]
+        else:
+            assert [r["correct"] for r in answer["results"]] == \
+                [p == label for p, label in zip(served_predictions, y.tolist())]
         at = [position[row.tobytes()] for row in X]  # KeyError: an acknowledged row not logged
         assert at == list(range(at[0], at[0] + len(at))), "a feedback batch split in the log"
         assert y_log[at].tolist() == y.tolist()
@@ -258,13 +276,21 @@ def test_ten_sigkills_under_load_lose_nothing_and_apply_nothing_twice(tmp_path):
     assert acknowledged_rows == len(X_log), "logged rows that no acknowledgement accounts for"
 
     # the served model is the replay's, bit for bit, before and after one more restart
-    assert_same_state(served, learner)
-    assert_same_state(restarted, learner)
+    assert_same_state(served, offline)
+    assert_same_state(restarted, offline)
     assert summary["rows_seen"] == len(X_log) == summary["events_logged"]
-    mistakes = sum(int((np.asarray(a["predictions"]) != y).sum()) for _, y, a in acks.learns)
-    mistakes += sum(sum(not r["correct"] for r in a["results"]) for *_, a in acks.feedbacks)
-    assert summary["mistakes"] == mistakes
-    assert server.starts == KILLS + 2
+    if regression:  # the squared errors of the served predictions, from the answers alone
+        squared = sum(float(np.sum((y - np.asarray(a["predictions"])) ** 2))
+                      for _, y, a in acks.learns)
+        squared += sum(r["residual"] ** 2 for *_, a in acks.feedbacks for r in a["results"])
+        assert summary["squared_error"] == pytest.approx(squared, rel=1e-12)
+    else:
+        mistakes = sum(int((np.asarray(a["predictions"]) != y).sum())
+                       for _, y, a in acks.learns)
+        mistakes += sum(sum(not r["correct"] for r in a["results"])
+                        for *_, a in acks.feedbacks)
+        assert summary["mistakes"] == mistakes
+    assert server.starts == kills + 2
 
 
 def test_event_ids_are_never_reused_across_a_restart(tmp_path):
