@@ -83,9 +83,9 @@ def test_served_regressor_equals_offline_replay(store, learner, params):
     assert summary["absolute_error"] == float(np.sum(np.abs(r)))
     assert summary["mean_squared_error"] == float(np.dot(r, r)) / len(r)
     last = r[-1000:]
-    assert summary["error_last_n"] == {"n": len(last),
-                                       "mean_squared_error": float(np.dot(last, last)) / len(last),
-                                       "mean_absolute_error": float(np.sum(np.abs(last))) / len(last)}
+    assert summary["error_last_n"] == {
+        "n": len(last), "mean_squared_error": float(np.dot(last, last)) / len(last),
+        "mean_absolute_error": float(np.sum(np.abs(last))) / len(last)}
     assert curve["metric"] == "mean_squared_error" and curve["rows"] == list(range(1, len(r) + 1))
     assert curve["mean_squared_error"] == (np.cumsum(r * r) / np.arange(1, len(r) + 1)).tolist()
 
