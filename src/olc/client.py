@@ -119,6 +119,11 @@ class Client:
     def curve(self, name, points=200):
         return self._request("GET", f"/models/{name}/curve?points={points}").json()
 
+    def compact(self, name):
+        """Compact the model's log below its oldest snapshot verified to load (the server's
+        ``POST /models/{name}/compact``; docs/serving.md, Log compaction)."""
+        return self._request("POST", f"/models/{name}/compact").json()
+
     def download(self, name):
         """The ``olc.save`` bytes of the model now (``olc.load`` reads them from a file)."""
         return self._request("GET", f"/models/{name}/snapshot").content

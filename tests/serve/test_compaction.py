@@ -103,6 +103,20 @@ def test_a_damaged_snapshot_never_anchors_and_no_snapshot_is_409(store):
         create_app(store)
 
 
+def test_the_client_compacts(store):
+    from olc.client import Client, ServeError
+
+    X, y = blobs(60, 3, seed=11)
+    with served(store, snapshot_every=20) as test_client:
+        with Client("http://testserver", transport=test_client._transport) as client:
+            client.create_model("m", "pa-i", {}, classes=["no", "yes"])
+            with pytest.raises(ServeError) as refused:
+                client.compact("m")
+            assert refused.value.status == 409
+            client.learn("m", X, y)
+            assert client.compact("m")["compacted_to"] == 60
+
+
 def test_compact_log_at_start(store):
     X, y = blobs(120, 3, seed=10)
     with served(store, snapshot_every=30) as client:
