@@ -125,7 +125,7 @@ class ModelHost(Writer):
                 raise RequestError(409, f"model {self.entry.name!r} has learned nothing yet: "
                                    "it has no classes to predict", None)
             else:
-                predictions, scores = _classified(learner, X)
+                predictions, scores = _classified(learner, learner.decision_function(X))
             if self.next_pid + X.shape[0] > self.pid_block_end:
                 self.next_pid = self.store.reserve_pending_ids(self.entry.name)
                 self.pid_block_end = self.next_pid + PID_BLOCK
@@ -152,9 +152,8 @@ class ModelHost(Writer):
         return snapshot_events(self.store.snapshot_folder(self.entry.name))
 
 
-def _classified(learner, X):
-    """(predicted labels, the winning scores) of a classifier."""
-    scores = learner.decision_function(X)
+def _classified(learner, scores):
+    """(predicted labels, the winning scores) of a classifier's decision values."""
     if scores.ndim == 2:
         index = np.argmax(scores, axis=1)
         return learner.classes_[index].tolist(), scores[np.arange(len(index)), index]
