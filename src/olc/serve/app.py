@@ -14,6 +14,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from .parsing import RequestError
+from .predicting import Predictions
 from .routes import api_routes
 from .service import Config, Service
 
@@ -54,6 +55,7 @@ def create_app(store_dir, *, token=None, snapshot_every=1000, snapshot_seconds=6
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
         RequestError: _refused, HTTPException: _http_error})
     app.state.service = service
+    app.state.predictions = Predictions(service.store)
     app.add_middleware(_Guard, config=config, metrics=service.metrics, is_public=is_public)
     return app
 
