@@ -98,7 +98,7 @@ uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
 
 
 class Server:
-    def __init__(self, durable, log_path, floor=False):
+    def __init__(self, durable, log_path, floor=False, src=None):
         self.store = tempfile.mkdtemp(prefix="olc-serve-load-")
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -107,7 +107,7 @@ class Server:
         if floor:
             args = [sys.executable, "-c", FLOOR_APP, str(self.port)]
         env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join([str(REPO / "src")] + (
+        env["PYTHONPATH"] = os.pathsep.join([str(src or REPO / "src")] + (
             [env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
         self.log = open(log_path, "ab")
         self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, env=env,
@@ -230,6 +230,89 @@ def run_phase(server, path, bodies_per_client, seconds, tag):
     }, latencies
 
 
+# -- the light generator: one process, keep-alive connections over asyncio, requests encoded
+# before the clock starts (only the Idempotency-Key header is joined in per request), answers
+# parsed by their Content-Length, as wrk does: what it costs is small next to the server's.
+def raw_request(host_port, path, body, key):
+    return (f"POST {path} HTTP/1.1\r\nHost: {host_port}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\nIdempotency-Key: {key}\r\n\r\n").encode() + body
+
+
+async def raw_client(port, path, bodies, tag, end_at, go, latencies, failures):
+    import asyncio
+
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    host_port = f"127.0.0.1:{port}"
+    await go.wait()
+    i = 0
+    try:
+        while time.perf_counter() < end_at:
+            request = raw_request(host_port, path, bodies[i % len(bodies)], f"{tag}-{i}")
+            i += 1
+            t0 = time.perf_counter()
+            writer.write(request)
+            head = await reader.readuntil(b"\r\n\r\n")
+            length = 0
+            for line in head.split(b"\r\n"):
+                if line[:15].lower() == b"content-length:":
+                    length = int(line[15:])
+            await reader.readexactly(length)
+            latency = time.perf_counter() - t0
+            status = int(head[9:12])
+            if status == 200:
+                latencies.append(latency)
+            elif status == 503:
+                failures["busy"] += 1
+                await asyncio.sleep(0.01)
+            else:
+                failures["errors"].append(f"{status} {head[:200]!r}")
+    finally:
+        writer.close()
+
+
+def raw_phase(server, path, bodies_per_client, seconds, tag):
+    """``run_phase`` with the light generator: every client a connection of this one
+    process (uvloop when present)."""
+    import asyncio
+
+    try:
+        import uvloop
+        runner = uvloop.run
+    except ImportError:
+        runner = asyncio.run
+    latencies, failures = [], {"busy": 0, "errors": []}
+    clock = {}
+
+    async def phase():
+        go = asyncio.Event()
+        end_at = time.perf_counter() + seconds + 1.0
+        tasks = [asyncio.ensure_future(raw_client(server.port, path, bodies, f"{tag}{c}",
+                                                  end_at, go, latencies, failures))
+                 for c, bodies in enumerate(bodies_per_client)]
+        await asyncio.sleep(1.0)  # every client connected
+        clock["cpu0"], clock["server0"] = time.process_time(), cpu_seconds(server.proc.pid)
+        clock["wall0"] = time.time()
+        go.set()
+        await asyncio.gather(*tasks)
+        clock["wall1"], clock["cpu1"] = time.time(), time.process_time()
+        clock["server1"] = cpu_seconds(server.proc.pid)
+
+    runner(phase())
+    elapsed = clock["wall1"] - clock["wall0"]
+    latencies = np.array(latencies)
+    server_cpu = None if clock["server0"] is None else clock["server1"] - clock["server0"]
+    return {
+        "generator": "raw", "requests": int(latencies.size), "seconds": round(elapsed, 3),
+        "busy_503": failures["busy"], "errors": len(failures["errors"]),
+        "first_errors": failures["errors"][:3],
+        "server_cpu_per_s": None if server_cpu is None else round(server_cpu / elapsed, 2),
+        "server_cpu_ms_per_request": None if server_cpu is None or not latencies.size
+        else round(1e3 * server_cpu / latencies.size, 3),
+        "clients_cpu_per_s": round((clock["cpu1"] - clock["cpu0"]) / elapsed, 2),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+    }, latencies
+
+
 def percentiles(latencies):
     if latencies.size == 0:
         return {}
@@ -241,10 +324,13 @@ def percentiles(latencies):
             "mean_ms": round(float(ms.mean()), 3)}
 
 
+PHASES = {"httpx": run_phase, "raw": raw_phase}
+
+
 def bench(durable, args, log_path):
     rng = np.random.default_rng(SEED)
     w = rng.normal(size=args.d)
-    server = Server(durable, log_path)
+    server = Server(durable, log_path, src=args.src)
     try:
         created = httpx.post(server.url + "/models", timeout=30, json={
             "name": "bench", "learner": "pa-i", "params": {"C": 1.0}, "n_features": args.d})
@@ -258,25 +344,29 @@ def bench(durable, args, log_path):
             if r.status_code != 200:
                 raise SystemExit(f"learn: {r.status_code} {r.text[:300]}")
         result = {"durable": durable}
-        bodies = [learn_bodies(rng, w, args.batch, args.d) for _ in range(args.clients)]
-        stats, latencies = run_phase(server, "/models/bench/learn", bodies, args.seconds, "learn")
-        stats["rows_per_s"] = round(stats["requests"] * args.batch / stats["seconds"])
-        if stats["server_cpu_ms_per_request"]:
-            stats["rows_per_server_cpu_s"] = round(
-                1e3 * args.batch / stats["server_cpu_ms_per_request"])
-        stats.update(percentiles(latencies))
-        result["learn"] = stats
-        bodies = [predict_bodies(rng, args.d) for _ in range(args.clients)]
-        stats, latencies = run_phase(server, "/models/bench/predict", bodies, args.seconds,
-                                     "predict")
-        stats["requests_per_s"] = round(stats["requests"] / stats["seconds"])
-        stats.update(percentiles(latencies))
-        result["predict_loaded"] = stats
-        stats, latencies = run_phase(server, "/models/bench/predict", bodies[:1],
-                                     min(args.seconds, 5.0), "alone")
-        stats["requests_per_s"] = round(stats["requests"] / stats["seconds"])
-        stats.update(percentiles(latencies))
-        result["predict_alone"] = stats
+        learn_sets = [learn_bodies(rng, w, args.batch, args.d) for _ in range(args.clients)]
+        predict_sets = [predict_bodies(rng, args.d) for _ in range(args.clients)]
+        for generator in args.generators:
+            phase = PHASES[generator]
+            runs = result[generator] = {}
+            stats, latencies = phase(server, "/models/bench/learn", learn_sets, args.seconds,
+                                     f"learn-{generator}")
+            stats["rows_per_s"] = round(stats["requests"] * args.batch / stats["seconds"])
+            if stats["server_cpu_ms_per_request"]:
+                stats["rows_per_server_cpu_s"] = round(
+                    1e3 * args.batch / stats["server_cpu_ms_per_request"])
+            stats.update(percentiles(latencies))
+            runs["learn"] = stats
+            stats, latencies = phase(server, "/models/bench/predict", predict_sets,
+                                     args.seconds, f"predict-{generator}")
+            stats["requests_per_s"] = round(stats["requests"] / stats["seconds"])
+            stats.update(percentiles(latencies))
+            runs["predict_loaded"] = stats
+            stats, latencies = phase(server, "/models/bench/predict", predict_sets[:1],
+                                     min(args.seconds, 5.0), f"alone-{generator}")
+            stats["requests_per_s"] = round(stats["requests"] / stats["seconds"])
+            stats.update(percentiles(latencies))
+            runs["predict_alone"] = stats
         summary = httpx.get(server.url + "/models/bench", timeout=30).json()
         result["model_rows_seen"] = summary.get("rows_seen")
         return result
@@ -290,11 +380,14 @@ def floor_bench(args, log_path):
     server = Server(False, log_path, floor=True)
     try:
         bodies = [predict_bodies(rng, args.d) for _ in range(args.clients)]
-        stats, latencies = run_phase(server, "/models/bench/predict", bodies, args.seconds,
-                                     "floor")
-        stats["requests_per_s"] = round(stats["requests"] / stats["seconds"])
-        stats.update(percentiles(latencies))
-        return stats
+        floors = {}
+        for generator in args.generators:
+            stats, latencies = PHASES[generator](server, "/models/bench/predict", bodies,
+                                                 args.seconds, f"floor-{generator}")
+            stats["requests_per_s"] = round(stats["requests"] / stats["seconds"])
+            stats.update(percentiles(latencies))
+            floors[generator] = stats
+        return floors
     finally:
         server.close()
 
@@ -302,21 +395,24 @@ def floor_bench(args, log_path):
 def table(results, args):
     lines = [f"olc serve on loopback: {args.clients} clients, d = {args.d}, "
              f"{args.batch}-row learn batches, {args.seconds:g} s per phase",
-             f"{'durable':>8} | {'learn rows/s':>12} | {'learn p50/p99 ms':>16} | "
+             f"{'durable':>8} | {'clients':>7} | {'learn rows/s':>12} | {'learn p50/p99 ms':>16} | "
              f"{f'predict p50/p99 ms ({args.clients} clients)':>31} | {'req/s':>6} | "
              f"{'predict p50/p99 ms (1 client)':>29} | {'server CPU/s':>12} | "
              f"{'rows/server CPU-s':>17} | {'CPU ms/predict':>14}"]
     for r in results:
-        learn, loaded, alone = r["learn"], r["predict_loaded"], r["predict_alone"]
-        lines.append(
-            f"{'on' if r['durable'] else 'off':>8} | {learn['rows_per_s']:>12,} | "
-            f"{learn.get('p50_ms', 0):>7.1f} /{learn.get('p99_ms', 0):>7.1f} | "
-            f"{loaded.get('p50_ms', 0):>14.2f} /{loaded.get('p99_ms', 0):>14.2f} | "
-            f"{loaded['requests_per_s']:>6,} | "
-            f"{alone.get('p50_ms', 0):>13.2f} /{alone.get('p99_ms', 0):>13.2f} | "
-            f"{learn['server_cpu_per_s']!s:>5} / {loaded['server_cpu_per_s']!s:<5} | "
-            f"{learn.get('rows_per_server_cpu_s', 0):>17,} | "
-            f"{loaded['server_cpu_ms_per_request']!s:>14}")
+        for generator in args.generators:
+            runs = r[generator]
+            learn, loaded, alone = runs["learn"], runs["predict_loaded"], runs["predict_alone"]
+            lines.append(
+                f"{'on' if r['durable'] else 'off':>8} | {generator:>7} | "
+                f"{learn['rows_per_s']:>12,} | "
+                f"{learn.get('p50_ms', 0):>7.1f} /{learn.get('p99_ms', 0):>7.1f} | "
+                f"{loaded.get('p50_ms', 0):>14.2f} /{loaded.get('p99_ms', 0):>14.2f} | "
+                f"{loaded['requests_per_s']:>6,} | "
+                f"{alone.get('p50_ms', 0):>13.2f} /{alone.get('p99_ms', 0):>13.2f} | "
+                f"{learn['server_cpu_per_s']!s:>5} / {loaded['server_cpu_per_s']!s:<5} | "
+                f"{learn.get('rows_per_server_cpu_s', 0):>17,} | "
+                f"{loaded['server_cpu_ms_per_request']!s:>14}")
     return "\n".join(lines)
 
 
@@ -327,20 +423,32 @@ def main(argv=None):
     parser.add_argument("--d", type=int, default=100)
     parser.add_argument("--batch", type=int, default=100)
     parser.add_argument("--durability", default="on,off",
-                        help="comma-separated: on, off (default both)")
+                        help="comma-separated: on, off (default both; empty: none, e.g. "
+                             "with --floor)")
     parser.add_argument("--floor", action="store_true",
                         help="also measure the web stack's floor: a bare Starlette route "
                              "under the same uvicorn, with the same clients")
+    parser.add_argument("--generators", default="raw,httpx",
+                        help="comma-separated load generators: raw (one process, asyncio "
+                             "connections, pre-encoded requests), httpx (a process per client)")
+    parser.add_argument("--src", default=None,
+                        help="the olc sources the server runs (default: this repository's "
+                             "src; another checkout's, to compare versions side by side)")
     parser.add_argument("--out", help="also write the JSON here (atomically)")
     parser.add_argument("--server-log", default=None,
                         help="the servers' output (default: a temporary file)")
     args = parser.parse_args(argv)
+    args.generators = [g.strip() for g in args.generators.split(",")]
+    for generator in args.generators:
+        if generator not in PHASES:
+            parser.error(f"--generators: unknown generator {generator!r} (raw, httpx)")
     random.seed(SEED)
     log_path = args.server_log or os.path.join(tempfile.gettempdir(), "olc-serve-load.log")
     report = {"benchmark": "serve_load", "clients": args.clients, "d": args.d,
+              "generators": args.generators, "src": args.src or str(REPO / "src"),
               "batch": args.batch, "seconds_per_phase": args.seconds,
               "uptime_before": uptime(), "cpu_count": os.cpu_count(), "runs": []}
-    for mode in args.durability.split(","):
+    for mode in filter(None, args.durability.split(",")):
         durable = {"on": True, "off": False}[mode.strip()]
         print(f"durability {mode}: learn, predict (loaded), predict (alone)...", file=sys.stderr)
         report["runs"].append(bench(durable, args, log_path))
@@ -353,11 +461,11 @@ def main(argv=None):
     report["server_log"] = log_path
     print(table(report["runs"], args), file=sys.stderr)
     if args.floor:
-        floor = report["floor"]
-        print(f"floor (bare Starlette route, {args.clients} clients): p50/p99 "
-              f"{floor.get('p50_ms', 0):.2f} / {floor.get('p99_ms', 0):.2f} ms, "
-              f"{floor['requests_per_s']:,} req/s, server CPU ms/request "
-              f"{floor['server_cpu_ms_per_request']}", file=sys.stderr)
+        for generator, floor in report["floor"].items():
+            print(f"floor (bare Starlette route, {args.clients} clients, {generator}): p50/p99 "
+                  f"{floor.get('p50_ms', 0):.2f} / {floor.get('p99_ms', 0):.2f} ms, "
+                  f"{floor['requests_per_s']:,} req/s, server CPU ms/request "
+                  f"{floor['server_cpu_ms_per_request']}", file=sys.stderr)
     print(f"load: before {report['uptime_before']}", file=sys.stderr)
     text = json.dumps(report, indent=2)
     print(text)

@@ -90,8 +90,10 @@ class Predictions:
         asyncio.get_running_loop().create_task(self._commit(group))
 
     async def _commit(self, group):
+        items = [item for item, _ in group]
         try:
-            outcomes = await asyncio.to_thread(self._write, [item for item, _ in group])
+            # in a thread: a commit may run a write-ahead-log checkpoint, which syncs the disk
+            outcomes = await asyncio.to_thread(self._write, items)
         except Exception as exc:  # the transaction failed: every prediction of it
             outcomes = [exc] * len(group)
         finally:
