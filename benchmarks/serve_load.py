@@ -97,27 +97,69 @@ uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
 """
 
 
+# Several server processes on one port (SO_REUSEPORT: the kernel spreads the connections
+# over them): argv = kind (olc | floor), port, store, durable (1 | 0). Each olc process serves
+# its own copy of a store (a prototype of prediction replicas: see docs/serving.md).
+REPLICA = """
+import socket, sys
+import uvicorn
+kind, port, store, durable = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4] == "1"
+sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+sock.bind(("127.0.0.1", port))
+if kind == "floor":
+    floor = {}
+    exec(sys.argv[5], floor)
+    app = floor["app"]
+else:
+    from olc.serve import create_app
+    app = create_app(store, durable=durable)
+config = uvicorn.Config(app, log_level="warning", access_log=False)
+uvicorn.Server(config).run(sockets=[sock])
+"""
+FLOOR_ROUTES = FLOOR_APP.split("uvicorn.run(")[0]
+
+
 class Server:
-    def __init__(self, durable, log_path, floor=False, src=None):
+    """``olc serve`` (or the floor's app) in its own process, or ``processes`` of them on
+    one port, each over its own copy of ``store`` (a folder: copied; default a new one)."""
+
+    def __init__(self, durable, log_path, floor=False, src=None, processes=1, store=None):
         self.store = tempfile.mkdtemp(prefix="olc-serve-load-")
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        args = [sys.executable, "-m", "olc", "serve", "--store", self.store,
-                "--port", str(self.port)] + ([] if durable else ["--no-durable"])
-        if floor:
-            args = [sys.executable, "-c", FLOOR_APP, str(self.port)]
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join([str(src or REPO / "src")] + (
             [env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
         self.log = open(log_path, "ab")
-        self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, env=env,
-                                     start_new_session=True)
+        if processes == 1 and store is None:
+            commands = [[sys.executable, "-m", "olc", "serve", "--store", self.store,
+                         "--port", str(self.port)] + ([] if durable else ["--no-durable"])]
+            if floor:
+                commands = [[sys.executable, "-c", FLOOR_APP, str(self.port)]]
+        else:
+            import shutil
+
+            commands = []
+            for i in range(processes):
+                copy = os.path.join(self.store, str(i))
+                if store is not None:
+                    shutil.copytree(store, copy)
+                commands.append([sys.executable, "-c", REPLICA, "floor" if floor else "olc",
+                                 str(self.port), copy, "1" if durable else "0", FLOOR_ROUTES])
+        self.procs = [subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT,
+                                       env=env, start_new_session=True) for args in commands]
+        self.proc = self.procs[0]
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise SystemExit(f"olc serve exited with {self.proc.returncode}; see {log_path}")
+            for proc in self.procs:
+                if proc.poll() is not None:
+                    self.close()
+                    raise SystemExit(f"the server exited with {proc.returncode}; see {log_path}")
             try:
                 if httpx.get(self.url + "/healthz", timeout=2).status_code == 200:
+                    time.sleep(0.5 if len(self.procs) > 1 else 0)  # every process listening
                     return
             except httpx.HTTPError:
                 pass
@@ -125,18 +167,26 @@ class Server:
         self.close()
         raise SystemExit(f"olc serve did not start in 120 s; see {log_path}")
 
-    def close(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(timeout=20)
-        self.log.close()
-        import shutil
+    def cpu_seconds(self):
+        """CPU seconds of every server process (None when /proc cannot say)."""
+        seconds = [cpu_seconds(proc.pid) for proc in self.procs]
+        return None if None in seconds else sum(seconds)
 
-        shutil.rmtree(self.store, ignore_errors=True)
+    def close(self, keep_store=False):
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=20)
+        self.log.close()
+        if not keep_store:
+            import shutil
+
+            shutil.rmtree(self.store, ignore_errors=True)
 
 
 def encoded(obj):
@@ -208,10 +258,10 @@ def run_phase(server, path, bodies_per_client, seconds, tag):
     for client in clients:
         client.start()
     time.sleep(1.0)  # every client started and connected
-    cpu0 = cpu_seconds(server.proc.pid)
+    cpu0 = server.cpu_seconds()
     start.set()
     out = [results.get(timeout=seconds + 120) for _ in clients]
-    cpu1 = cpu_seconds(server.proc.pid)
+    cpu1 = server.cpu_seconds()
     for client in clients:
         client.join(timeout=30)
     elapsed = max(o[5] for o in out) - min(o[4] for o in out)
@@ -290,12 +340,12 @@ def raw_phase(server, path, bodies_per_client, seconds, tag):
                                                   end_at, go, latencies, failures))
                  for c, bodies in enumerate(bodies_per_client)]
         await asyncio.sleep(1.0)  # every client connected
-        clock["cpu0"], clock["server0"] = time.process_time(), cpu_seconds(server.proc.pid)
+        clock["cpu0"], clock["server0"] = time.process_time(), server.cpu_seconds()
         clock["wall0"] = time.time()
         go.set()
         await asyncio.gather(*tasks)
         clock["wall1"], clock["cpu1"] = time.time(), time.process_time()
-        clock["server1"] = cpu_seconds(server.proc.pid)
+        clock["server1"] = server.cpu_seconds()
 
     runner(phase())
     elapsed = clock["wall1"] - clock["wall0"]
@@ -369,7 +419,33 @@ def bench(durable, args, log_path):
             runs["predict_alone"] = stats
         summary = httpx.get(server.url + "/models/bench", timeout=30).json()
         result["model_rows_seen"] = summary.get("rows_seen")
+    except BaseException:
+        server.close()
+        raise
+    server.close(keep_store=True)
+    try:
+        if args.processes > 1:
+            replicas(server.store, durable, predict_sets, result, args, log_path)
         return result
+    finally:
+        import shutil
+
+        shutil.rmtree(server.store, ignore_errors=True)
+
+
+def replicas(store, durable, predict_sets, result, args, log_path):
+    """The loaded predict phase against ``args.processes`` processes on one port, each over
+    its own copy of the store (the model as the single server left it): what more processes
+    would give, not a served design (their pending predictions are not shared)."""
+    server = Server(durable, log_path, src=args.src, processes=args.processes, store=store)
+    try:
+        for generator in args.generators:
+            stats, latencies = PHASES[generator](server, "/models/bench/predict", predict_sets,
+                                                 args.seconds, f"replicas-{generator}")
+            stats["requests_per_s"] = round(stats["requests"] / stats["seconds"])
+            stats["processes"] = args.processes
+            stats.update(percentiles(latencies))
+            result[generator]["predict_processes"] = stats
     finally:
         server.close()
 
@@ -377,19 +453,21 @@ def bench(durable, args, log_path):
 def floor_bench(args, log_path):
     """Single-row predictions against the stack's floor (FLOOR_APP), as in ``bench``."""
     rng = np.random.default_rng(SEED)
-    server = Server(False, log_path, floor=True)
-    try:
-        bodies = [predict_bodies(rng, args.d) for _ in range(args.clients)]
-        floors = {}
-        for generator in args.generators:
-            stats, latencies = PHASES[generator](server, "/models/bench/predict", bodies,
-                                                 args.seconds, f"floor-{generator}")
-            stats["requests_per_s"] = round(stats["requests"] / stats["seconds"])
-            stats.update(percentiles(latencies))
-            floors[generator] = stats
-        return floors
-    finally:
-        server.close()
+    bodies = [predict_bodies(rng, args.d) for _ in range(args.clients)]
+    floors = {}
+    for processes in sorted({1, args.processes}):
+        server = Server(False, log_path, floor=True, processes=processes)
+        try:
+            for generator in args.generators:
+                stats, latencies = PHASES[generator](server, "/models/bench/predict", bodies,
+                                                     args.seconds, f"floor-{generator}")
+                stats["requests_per_s"] = round(stats["requests"] / stats["seconds"])
+                stats["processes"] = processes
+                stats.update(percentiles(latencies))
+                floors[generator if processes == 1 else f"{generator} x{processes}"] = stats
+        finally:
+            server.close()
+    return floors
 
 
 def table(results, args):
@@ -413,6 +491,14 @@ def table(results, args):
                 f"{learn['server_cpu_per_s']!s:>5} / {loaded['server_cpu_per_s']!s:<5} | "
                 f"{learn.get('rows_per_server_cpu_s', 0):>17,} | "
                 f"{loaded['server_cpu_ms_per_request']!s:>14}")
+            more = runs.get("predict_processes")
+            if more:
+                lines.append(
+                    f"{'':>8} | {generator:>7} | predict with {more['processes']} server "
+                    f"processes: p50/p99 {more.get('p50_ms', 0):.2f} / "
+                    f"{more.get('p99_ms', 0):.2f} ms, {more['requests_per_s']:,} req/s, "
+                    f"server CPU/s {more['server_cpu_per_s']}, CPU ms/predict "
+                    f"{more['server_cpu_ms_per_request']}")
     return "\n".join(lines)
 
 
@@ -431,6 +517,10 @@ def main(argv=None):
     parser.add_argument("--generators", default="raw,httpx",
                         help="comma-separated load generators: raw (one process, asyncio "
                              "connections, pre-encoded requests), httpx (a process per client)")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="also run the loaded predict phase (and the floor) against this "
+                             "many server processes on one port (SO_REUSEPORT), each over its "
+                             "own copy of the store")
     parser.add_argument("--src", default=None,
                         help="the olc sources the server runs (default: this repository's "
                              "src; another checkout's, to compare versions side by side)")
@@ -462,7 +552,8 @@ def main(argv=None):
     print(table(report["runs"], args), file=sys.stderr)
     if args.floor:
         for generator, floor in report["floor"].items():
-            print(f"floor (bare Starlette route, {args.clients} clients, {generator}): p50/p99 "
+            print(f"floor (bare Starlette route, {args.clients} clients, {generator}, "
+                  f"{floor['processes']} process(es)): p50/p99 "
                   f"{floor.get('p50_ms', 0):.2f} / {floor.get('p99_ms', 0):.2f} ms, "
                   f"{floor['requests_per_s']:,} req/s, server CPU ms/request "
                   f"{floor['server_cpu_ms_per_request']}", file=sys.stderr)
