@@ -3,6 +3,7 @@
 concurrent predictions share one commit of their pending rows (each kept or refused on its
 own), and the route reached without the router answers as the routed one."""
 import asyncio
+import threading
 
 import httpx
 import numpy as np
@@ -170,3 +171,47 @@ def test_the_direct_predict_route_answers_as_the_routed_one(store):
     assert slash.status_code == 404
     assert via_mount.status_code == 200
     assert via_mount.json()["predictions"][0]["event_id"] == "p1"
+
+
+def test_a_keyed_prediction_whose_client_left_is_kept_once_for_its_retry(store):
+    """The first copy of a keyed prediction is cancelled (its client went away) while its
+    pending rows are being committed; a retry arriving then gets the first's answer (a
+    replay), and the rows are kept once."""
+    X, y = blobs(30, 3, seed=9)
+    app = create_app(store)
+    gate = threading.Event()
+
+    async def scenario(client):
+        await _create(client)
+        await client.post("/models/m/learn", json={"rows": X[:10].tolist(),
+                                                    "labels": y[:10].tolist()})
+        predictions = app.state.predictions
+        write = predictions._write
+
+        def held(items):
+            gate.wait(5)
+            return write(items)
+
+        predictions._write = held
+        body, headers = {"rows": X[10:13].tolist()}, {"Idempotency-Key": "left"}
+        first = asyncio.create_task(client.post("/models/m/predict", json=body,
+                                                headers=headers))
+        await asyncio.sleep(0.2)  # scored, its commit held
+        first.cancel()
+        retry = asyncio.create_task(client.post("/models/m/predict", json=body,
+                                                headers=headers))
+        await asyncio.sleep(0.2)
+        gate.set()
+        answer = await retry
+        store_ = app.state.service.store
+        with store_.lock:
+            pending = store_.db.execute("SELECT COUNT(*) FROM pending WHERE model = ?",
+                                        ("m",)).fetchone()[0]
+        return first, answer, pending
+
+    first, answer, pending = _run(app, scenario)
+    assert first.cancelled()
+    assert answer.status_code == 200, answer.text
+    assert answer.headers["idempotent-replay"] == "true"
+    assert [p["event_id"] for p in answer.json()["predictions"]] == ["p0", "p1", "p2"]
+    assert pending == 3

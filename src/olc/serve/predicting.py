@@ -44,18 +44,19 @@ class Predictions:
             if ok:
                 return answer, True
             # the first copy failed: this one is applied itself
+        # The first copy runs to its commit even if its request is cancelled (the client
+        # went away), so the key stays in flight until its answer is stored.
         outcome = asyncio.get_running_loop().create_future()
+        work = asyncio.ensure_future(self._new(host, X, key))
         self.in_flight[key] = outcome
-        try:
-            answer = await self._new(host, X, key)
-        except BaseException:
-            outcome.set_result((False, None))
-            raise
-        finally:
+
+        def finished(work):
             del self.in_flight[key]
-        if not outcome.done():
-            outcome.set_result((True, answer))
-        return answer, False
+            ok = not work.cancelled() and work.exception() is None
+            outcome.set_result((ok, work.result() if ok else None))
+
+        work.add_done_callback(finished)
+        return await asyncio.shield(work), False
 
     async def _new(self, host, X, key):
         if host.lock.acquire(blocking=False):
