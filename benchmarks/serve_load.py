@@ -2,30 +2,44 @@
 
 For durability on (``synchronous=FULL``: a learn is acknowledged after its commit reached the
 disk) and off (``--no-durable``), a fresh server runs in its own process (``python -m olc
-serve`` under uvicorn) with one model (PA-I, d dense features), and:
+serve`` under uvicorn) with one model (PA-I, d dense features), and, with each load
+generator:
 
-1. learn: CLIENTS clients (each its own process with one keep-alive ``httpx.Client``: threads
-   of one process would measure that process's GIL) post batches of BATCH labelled rows in a
-   closed loop for SECONDS; throughput = acknowledged rows / elapsed;
+1. learn: CLIENTS clients post batches of BATCH labelled rows in a closed loop for SECONDS;
+   throughput = acknowledged rows / elapsed;
 2. predict, loaded: CLIENTS clients post single-row predictions for SECONDS; each request's
-   latency (send to parsed answer, as the client sees it) gives p50/p90/p99/max;
+   latency (send to the whole answer read, as the client sees it) gives p50/p90/p99/max;
 3. predict, alone: one client, the same requests one after another (latency without queueing).
+
+The generators (``--generators``):
+
+- ``raw`` (the light one, as wrk is): one process (uvloop when present) with CLIENTS
+  keep-alive connections; each request is encoded before the clock starts but for its
+  Idempotency-Key header, and each answer is read by its Content-Length. It costs ~40 µs of
+  client CPU a request, so the clients take little of the cores the server shares with them.
+- ``httpx``: each client its own process with one keep-alive ``httpx.Client`` (threads of one
+  process would measure that process's GIL); ~1 ms of client CPU a request, so on a 2-core
+  machine it measures httpx as much as the server.
 
 Every request carries an ``Idempotency-Key`` (as ``olc.client.Client`` sends one), so the
 server stores each answer as it would in production. Bodies are encoded before the clock
-starts (from a pool of different batches, values at 6 significant digits), so the clients'
-own JSON encoding is not measured; the clients and the server share the machine's cores.
-The server's and the clients' CPU seconds are read from /proc: the ratio to the wall time says
-which side is saturated. A 503 (the model's queue full) is counted and retried after 10 ms.
+starts (from a pool of different batches, values at 6 significant digits). The server's and
+the clients' CPU seconds are read from /proc: the ratio to the wall time says which side is
+saturated. A 503 (the model's queue full) is counted and retried after 10 ms.
 
 On a machine shared with other work the server gets only a share of the cores; the CPU
 seconds it used per request (``server_cpu_ms_per_request``, ``rows_per_server_cpu_s``) are
-the figures that do not depend on that share. The load average is recorded with each phase.
+the figures that depend least on that share. The load average is recorded with each phase.
+``--src DIR`` runs the server from another checkout's sources (compare versions side by side,
+alternating runs); ``--processes N`` also runs the loaded predict phase (and the floor)
+against N server processes on one port, each over its own copy of the store: what more
+processes would give, not a served design (their pending predictions are not shared).
 
 Targets (issue 26): learn ≥ 20,000 rows/s with 100-row batches at d = 100, predict p99 < 10 ms.
 
 Usage: python benchmarks/serve_load.py [--clients 16] [--seconds 10] [--d 100] [--batch 100]
-                                       [--durability on,off] [--floor] [--out FILE.json]
+                                       [--durability on,off] [--generators raw,httpx]
+                                       [--floor] [--processes N] [--src DIR] [--out FILE.json]
 Prints a table on stderr and one JSON object on stdout (and into --out, written atomically).
 """
 import argparse
