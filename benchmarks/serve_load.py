@@ -44,15 +44,11 @@ Prints a table on stderr and one JSON object on stdout (and into --out, written 
 """
 import argparse
 import json
-import multiprocessing
 import os
 import random
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import httpx
@@ -61,24 +57,11 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
 from olc._util.atomic import write_text  # noqa: E402
+from serve_load_clients import HEADERS, raw_phase, run_phase  # noqa: E402
+from serve_load_servers import Server  # noqa: E402
 
 SEED = 20261127
 POOL = 32  # different request bodies per client
-
-
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def cpu_seconds(pid):
-    """User + system CPU seconds of a process (Linux /proc), or None."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return None
 
 
 def uptime():
@@ -86,121 +69,6 @@ def uptime():
         return subprocess.run(["uptime"], capture_output=True, text=True, timeout=5).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return " ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
-# The stack's floor: the same uvicorn serving one Starlette route that decodes the JSON body
-# and answers a prediction-sized JSON, with no model, no store and no lock.
-FLOOR_APP = """
-import json, sys
-import uvicorn
-from starlette.applications import Starlette
-from starlette.responses import JSONResponse
-from starlette.routing import Route
-
-async def predict(request):
-    rows = json.loads(await request.body())["rows"]
-    return JSONResponse({"predictions": [{"event_id": "p0", "prediction": 1, "score": 0.5}
-                                         for _ in rows]})
-
-async def healthz(request):
-    return JSONResponse({"status": "ok"})
-
-app = Starlette(routes=[Route("/models/bench/predict", predict, methods=["POST"]),
-                        Route("/healthz", healthz)])
-uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
-"""
-
-
-# Several server processes on one port (SO_REUSEPORT: the kernel spreads the connections
-# over them): argv = kind (olc | floor), port, store, durable (1 | 0). Each olc process serves
-# its own copy of a store (a prototype of prediction replicas: see docs/serving.md).
-REPLICA = """
-import socket, sys
-import uvicorn
-kind, port, store, durable = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4] == "1"
-sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-sock.bind(("127.0.0.1", port))
-if kind == "floor":
-    floor = {}
-    exec(sys.argv[5], floor)
-    app = floor["app"]
-else:
-    from olc.serve import create_app
-    app = create_app(store, durable=durable)
-config = uvicorn.Config(app, log_level="warning", access_log=False)
-uvicorn.Server(config).run(sockets=[sock])
-"""
-FLOOR_ROUTES = FLOOR_APP.split("uvicorn.run(")[0]
-
-
-class Server:
-    """``olc serve`` (or the floor's app) in its own process, or ``processes`` of them on
-    one port, each over its own copy of ``store`` (a folder: copied; default a new one)."""
-
-    def __init__(self, durable, log_path, floor=False, src=None, processes=1, store=None):
-        self.store = tempfile.mkdtemp(prefix="olc-serve-load-")
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join([str(src or REPO / "src")] + (
-            [env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
-        self.log = open(log_path, "ab")
-        if processes == 1 and store is None:
-            commands = [[sys.executable, "-m", "olc", "serve", "--store", self.store,
-                         "--port", str(self.port)] + ([] if durable else ["--no-durable"])]
-            if floor:
-                commands = [[sys.executable, "-c", FLOOR_APP, str(self.port)]]
-        else:
-            import shutil
-
-            commands = []
-            for i in range(processes):
-                copy = os.path.join(self.store, str(i))
-                if store is not None:
-                    shutil.copytree(store, copy)
-                commands.append([sys.executable, "-c", REPLICA, "floor" if floor else "olc",
-                                 str(self.port), copy, "1" if durable else "0", FLOOR_ROUTES])
-        self.procs = [subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT,
-                                       env=env, start_new_session=True) for args in commands]
-        self.proc = self.procs[0]
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            for proc in self.procs:
-                if proc.poll() is not None:
-                    self.close()
-                    raise SystemExit(f"the server exited with {proc.returncode}; see {log_path}")
-            try:
-                if httpx.get(self.url + "/healthz", timeout=2).status_code == 200:
-                    time.sleep(0.5 if len(self.procs) > 1 else 0)  # every process listening
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        self.close()
-        raise SystemExit(f"olc serve did not start in 120 s; see {log_path}")
-
-    def cpu_seconds(self):
-        """CPU seconds of every server process (None when /proc cannot say)."""
-        seconds = [cpu_seconds(proc.pid) for proc in self.procs]
-        return None if None in seconds else sum(seconds)
-
-    def close(self, keep_store=False):
-        for proc in self.procs:
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-        for proc in self.procs:
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=20)
-        self.log.close()
-        if not keep_store:
-            import shutil
-
-            shutil.rmtree(self.store, ignore_errors=True)
 
 
 def encoded(obj):
@@ -222,159 +90,6 @@ def learn_bodies(rng, w, batch, d):
 
 def predict_bodies(rng, d):
     return [encoded({"rows": rounded(rng.normal(size=(1, d)))}) for _ in range(POOL)]
-
-
-HEADERS = {"Content-Type": "application/json"}
-
-
-def closed_loop(url, path, bodies, seconds, start, tag, results):
-    """One client (its own process): post bodies in turn from ``start`` for ``seconds``; put
-    (latencies of the answered requests, 503s, errors, CPU seconds, wall start, wall end)."""
-    latencies, busy, errors = [], 0, []
-    with httpx.Client(base_url=url, timeout=httpx.Timeout(30.0, connect=5.0)) as client:
-        client.get("/healthz")  # connected before the clock starts
-        start.wait()
-        cpu0, wall0 = time.process_time(), time.time()
-        end = time.perf_counter() + seconds
-        i = 0
-        while time.perf_counter() < end:
-            body = bodies[i % len(bodies)]
-            headers = dict(HEADERS, **{"Idempotency-Key": f"{tag}-{i}"})
-            i += 1
-            t0 = time.perf_counter()
-            try:
-                response = client.post(path, content=body, headers=headers)
-                response.json()
-            except httpx.HTTPError as error:
-                errors.append(repr(error))
-                continue
-            latency = time.perf_counter() - t0
-            if response.status_code == 503:
-                busy += 1
-                time.sleep(0.01)
-                continue
-            if response.status_code != 200:
-                errors.append(f"{response.status_code} {response.text[:200]}")
-                continue
-            latencies.append(latency)
-        results.put((latencies, busy, errors, time.process_time() - cpu0, wall0, time.time()))
-
-
-def run_phase(server, path, bodies_per_client, seconds, tag):
-    """Every client in its own process (forked, so the bodies are shared): 16 clients in
-    threads of one process would measure that process's GIL, not the server."""
-    context = multiprocessing.get_context("fork")
-    start, results = context.Event(), context.Queue()
-    clients = [context.Process(target=closed_loop, daemon=True,
-                               args=(server.url, path, bodies, seconds, start, f"{tag}{c}",
-                                     results))
-               for c, bodies in enumerate(bodies_per_client)]
-    for client in clients:
-        client.start()
-    time.sleep(1.0)  # every client started and connected
-    cpu0 = server.cpu_seconds()
-    start.set()
-    out = [results.get(timeout=seconds + 120) for _ in clients]
-    cpu1 = server.cpu_seconds()
-    for client in clients:
-        client.join(timeout=30)
-    elapsed = max(o[5] for o in out) - min(o[4] for o in out)
-    latencies = np.array([x for o in out for x in o[0]])
-    errors = [e for o in out for e in o[2]]
-    server_cpu = None if cpu0 is None else cpu1 - cpu0
-    return {
-        "requests": int(latencies.size), "seconds": round(elapsed, 3),
-        "busy_503": sum(o[1] for o in out), "errors": len(errors), "first_errors": errors[:3],
-        "server_cpu_per_s": None if server_cpu is None else round(server_cpu / elapsed, 2),
-        # what one request costs the server, whatever share of the machine it was given
-        "server_cpu_ms_per_request": None if server_cpu is None or not latencies.size
-        else round(1e3 * server_cpu / latencies.size, 3),
-        "clients_cpu_per_s": round(sum(o[3] for o in out) / elapsed, 2),
-        "load_average": [round(x, 2) for x in os.getloadavg()],
-    }, latencies
-
-
-# -- the light generator: one process, keep-alive connections over asyncio, requests encoded
-# before the clock starts (only the Idempotency-Key header is joined in per request), answers
-# parsed by their Content-Length, as wrk does: what it costs is small next to the server's.
-def raw_request(host_port, path, body, key):
-    return (f"POST {path} HTTP/1.1\r\nHost: {host_port}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(body)}\r\nIdempotency-Key: {key}\r\n\r\n").encode() + body
-
-
-async def raw_client(port, path, bodies, tag, end_at, go, latencies, failures):
-    import asyncio
-
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    host_port = f"127.0.0.1:{port}"
-    await go.wait()
-    i = 0
-    try:
-        while time.perf_counter() < end_at:
-            request = raw_request(host_port, path, bodies[i % len(bodies)], f"{tag}-{i}")
-            i += 1
-            t0 = time.perf_counter()
-            writer.write(request)
-            head = await reader.readuntil(b"\r\n\r\n")
-            length = 0
-            for line in head.split(b"\r\n"):
-                if line[:15].lower() == b"content-length:":
-                    length = int(line[15:])
-            await reader.readexactly(length)
-            latency = time.perf_counter() - t0
-            status = int(head[9:12])
-            if status == 200:
-                latencies.append(latency)
-            elif status == 503:
-                failures["busy"] += 1
-                await asyncio.sleep(0.01)
-            else:
-                failures["errors"].append(f"{status} {head[:200]!r}")
-    finally:
-        writer.close()
-
-
-def raw_phase(server, path, bodies_per_client, seconds, tag):
-    """``run_phase`` with the light generator: every client a connection of this one
-    process (uvloop when present)."""
-    import asyncio
-
-    try:
-        import uvloop
-        runner = uvloop.run
-    except ImportError:
-        runner = asyncio.run
-    latencies, failures = [], {"busy": 0, "errors": []}
-    clock = {}
-
-    async def phase():
-        go = asyncio.Event()
-        end_at = time.perf_counter() + seconds + 1.0
-        tasks = [asyncio.ensure_future(raw_client(server.port, path, bodies, f"{tag}{c}",
-                                                  end_at, go, latencies, failures))
-                 for c, bodies in enumerate(bodies_per_client)]
-        await asyncio.sleep(1.0)  # every client connected
-        clock["cpu0"], clock["server0"] = time.process_time(), server.cpu_seconds()
-        clock["wall0"] = time.time()
-        go.set()
-        await asyncio.gather(*tasks)
-        clock["wall1"], clock["cpu1"] = time.time(), time.process_time()
-        clock["server1"] = server.cpu_seconds()
-
-    runner(phase())
-    elapsed = clock["wall1"] - clock["wall0"]
-    latencies = np.array(latencies)
-    server_cpu = None if clock["server0"] is None else clock["server1"] - clock["server0"]
-    return {
-        "generator": "raw", "requests": int(latencies.size), "seconds": round(elapsed, 3),
-        "busy_503": failures["busy"], "errors": len(failures["errors"]),
-        "first_errors": failures["errors"][:3],
-        "server_cpu_per_s": None if server_cpu is None else round(server_cpu / elapsed, 2),
-        "server_cpu_ms_per_request": None if server_cpu is None or not latencies.size
-        else round(1e3 * server_cpu / latencies.size, 3),
-        "clients_cpu_per_s": round((clock["cpu1"] - clock["cpu0"]) / elapsed, 2),
-        "load_average": [round(x, 2) for x in os.getloadavg()],
-    }, latencies
 
 
 def percentiles(latencies):
