@@ -2,43 +2,53 @@
 
 For durability on (``synchronous=FULL``: a learn is acknowledged after its commit reached the
 disk) and off (``--no-durable``), a fresh server runs in its own process (``python -m olc
-serve`` under uvicorn) with one model (PA-I, d dense features), and:
+serve`` under uvicorn) with one model (PA-I, d dense features), and, with each load
+generator:
 
-1. learn: CLIENTS clients (each its own process with one keep-alive ``httpx.Client``: threads
-   of one process would measure that process's GIL) post batches of BATCH labelled rows in a
-   closed loop for SECONDS; throughput = acknowledged rows / elapsed;
+1. learn: CLIENTS clients post batches of BATCH labelled rows in a closed loop for SECONDS;
+   throughput = acknowledged rows / elapsed;
 2. predict, loaded: CLIENTS clients post single-row predictions for SECONDS; each request's
-   latency (send to parsed answer, as the client sees it) gives p50/p90/p99/max;
+   latency (send to the whole answer read, as the client sees it) gives p50/p90/p99/max;
 3. predict, alone: one client, the same requests one after another (latency without queueing).
+
+The generators (``--generators``):
+
+- ``raw`` (the light one, as wrk is): one process (uvloop when present) with CLIENTS
+  keep-alive connections; each request is encoded before the clock starts but for its
+  Idempotency-Key header, and each answer is read by its Content-Length. It costs ~40 µs of
+  client CPU a request, so the clients take little of the cores the server shares with them.
+- ``httpx``: each client its own process with one keep-alive ``httpx.Client`` (threads of one
+  process would measure that process's GIL); ~1 ms of client CPU a request, so on a 2-core
+  machine it measures httpx as much as the server.
 
 Every request carries an ``Idempotency-Key`` (as ``olc.client.Client`` sends one), so the
 server stores each answer as it would in production. Bodies are encoded before the clock
-starts (from a pool of different batches, values at 6 significant digits), so the clients'
-own JSON encoding is not measured; the clients and the server share the machine's cores.
-The server's and the clients' CPU seconds are read from /proc: the ratio to the wall time says
-which side is saturated. A 503 (the model's queue full) is counted and retried after 10 ms.
+starts (from a pool of different batches, values at 6 significant digits). The server's and
+the clients' CPU seconds are read from /proc: the ratio to the wall time says which side is
+saturated. A 503 (the model's queue full) is counted and retried after 10 ms.
 
 On a machine shared with other work the server gets only a share of the cores; the CPU
 seconds it used per request (``server_cpu_ms_per_request``, ``rows_per_server_cpu_s``) are
-the figures that do not depend on that share. The load average is recorded with each phase.
+the figures that depend least on that share. The load average is recorded with each phase.
+``--src DIR`` runs the server from another checkout's sources (compare versions side by side,
+alternating runs); ``--processes N`` also runs the loaded predict phase (and the floor)
+against N server processes on one port, each over its own copy of the store: what more
+processes would give, not a served design (their pending predictions are not shared).
 
 Targets (issue 26): learn ≥ 20,000 rows/s with 100-row batches at d = 100, predict p99 < 10 ms.
 
 Usage: python benchmarks/serve_load.py [--clients 16] [--seconds 10] [--d 100] [--batch 100]
-                                       [--durability on,off] [--floor] [--out FILE.json]
+                                       [--durability on,off] [--generators raw,httpx]
+                                       [--floor] [--processes N] [--src DIR] [--out FILE.json]
 Prints a table on stderr and one JSON object on stdout (and into --out, written atomically).
 """
 import argparse
 import json
-import multiprocessing
 import os
 import random
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import httpx
@@ -47,24 +57,11 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
 from olc._util.atomic import write_text  # noqa: E402
+from serve_load_clients import HEADERS, raw_phase, run_phase  # noqa: E402
+from serve_load_servers import Server  # noqa: E402
 
 SEED = 20261127
 POOL = 32  # different request bodies per client
-
-
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def cpu_seconds(pid):
-    """User + system CPU seconds of a process (Linux /proc), or None."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return None
 
 
 def uptime():
@@ -72,71 +69,6 @@ def uptime():
         return subprocess.run(["uptime"], capture_output=True, text=True, timeout=5).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return " ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
-# The stack's floor: the same uvicorn serving one Starlette route that decodes the JSON body
-# and answers a prediction-sized JSON, with no model, no store and no lock.
-FLOOR_APP = """
-import json, sys
-import uvicorn
-from starlette.applications import Starlette
-from starlette.responses import JSONResponse
-from starlette.routing import Route
-
-async def predict(request):
-    rows = json.loads(await request.body())["rows"]
-    return JSONResponse({"predictions": [{"event_id": "p0", "prediction": 1, "score": 0.5}
-                                         for _ in rows]})
-
-async def healthz(request):
-    return JSONResponse({"status": "ok"})
-
-app = Starlette(routes=[Route("/models/bench/predict", predict, methods=["POST"]),
-                        Route("/healthz", healthz)])
-uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
-"""
-
-
-class Server:
-    def __init__(self, durable, log_path, floor=False):
-        self.store = tempfile.mkdtemp(prefix="olc-serve-load-")
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        args = [sys.executable, "-m", "olc", "serve", "--store", self.store,
-                "--port", str(self.port)] + ([] if durable else ["--no-durable"])
-        if floor:
-            args = [sys.executable, "-c", FLOOR_APP, str(self.port)]
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join([str(REPO / "src")] + (
-            [env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
-        self.log = open(log_path, "ab")
-        self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, env=env,
-                                     start_new_session=True)
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise SystemExit(f"olc serve exited with {self.proc.returncode}; see {log_path}")
-            try:
-                if httpx.get(self.url + "/healthz", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        self.close()
-        raise SystemExit(f"olc serve did not start in 120 s; see {log_path}")
-
-    def close(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(timeout=20)
-        self.log.close()
-        import shutil
-
-        shutil.rmtree(self.store, ignore_errors=True)
 
 
 def encoded(obj):
@@ -160,76 +92,6 @@ def predict_bodies(rng, d):
     return [encoded({"rows": rounded(rng.normal(size=(1, d)))}) for _ in range(POOL)]
 
 
-HEADERS = {"Content-Type": "application/json"}
-
-
-def closed_loop(url, path, bodies, seconds, start, tag, results):
-    """One client (its own process): post bodies in turn from ``start`` for ``seconds``; put
-    (latencies of the answered requests, 503s, errors, CPU seconds, wall start, wall end)."""
-    latencies, busy, errors = [], 0, []
-    with httpx.Client(base_url=url, timeout=httpx.Timeout(30.0, connect=5.0)) as client:
-        client.get("/healthz")  # connected before the clock starts
-        start.wait()
-        cpu0, wall0 = time.process_time(), time.time()
-        end = time.perf_counter() + seconds
-        i = 0
-        while time.perf_counter() < end:
-            body = bodies[i % len(bodies)]
-            headers = dict(HEADERS, **{"Idempotency-Key": f"{tag}-{i}"})
-            i += 1
-            t0 = time.perf_counter()
-            try:
-                response = client.post(path, content=body, headers=headers)
-                response.json()
-            except httpx.HTTPError as error:
-                errors.append(repr(error))
-                continue
-            latency = time.perf_counter() - t0
-            if response.status_code == 503:
-                busy += 1
-                time.sleep(0.01)
-                continue
-            if response.status_code != 200:
-                errors.append(f"{response.status_code} {response.text[:200]}")
-                continue
-            latencies.append(latency)
-        results.put((latencies, busy, errors, time.process_time() - cpu0, wall0, time.time()))
-
-
-def run_phase(server, path, bodies_per_client, seconds, tag):
-    """Every client in its own process (forked, so the bodies are shared): 16 clients in
-    threads of one process would measure that process's GIL, not the server."""
-    context = multiprocessing.get_context("fork")
-    start, results = context.Event(), context.Queue()
-    clients = [context.Process(target=closed_loop, daemon=True,
-                               args=(server.url, path, bodies, seconds, start, f"{tag}{c}",
-                                     results))
-               for c, bodies in enumerate(bodies_per_client)]
-    for client in clients:
-        client.start()
-    time.sleep(1.0)  # every client started and connected
-    cpu0 = cpu_seconds(server.proc.pid)
-    start.set()
-    out = [results.get(timeout=seconds + 120) for _ in clients]
-    cpu1 = cpu_seconds(server.proc.pid)
-    for client in clients:
-        client.join(timeout=30)
-    elapsed = max(o[5] for o in out) - min(o[4] for o in out)
-    latencies = np.array([x for o in out for x in o[0]])
-    errors = [e for o in out for e in o[2]]
-    server_cpu = None if cpu0 is None else cpu1 - cpu0
-    return {
-        "requests": int(latencies.size), "seconds": round(elapsed, 3),
-        "busy_503": sum(o[1] for o in out), "errors": len(errors), "first_errors": errors[:3],
-        "server_cpu_per_s": None if server_cpu is None else round(server_cpu / elapsed, 2),
-        # what one request costs the server, whatever share of the machine it was given
-        "server_cpu_ms_per_request": None if server_cpu is None or not latencies.size
-        else round(1e3 * server_cpu / latencies.size, 3),
-        "clients_cpu_per_s": round(sum(o[3] for o in out) / elapsed, 2),
-        "load_average": [round(x, 2) for x in os.getloadavg()],
-    }, latencies
-
-
 def percentiles(latencies):
     if latencies.size == 0:
         return {}
@@ -241,10 +103,13 @@ def percentiles(latencies):
             "mean_ms": round(float(ms.mean()), 3)}
 
 
+PHASES = {"httpx": run_phase, "raw": raw_phase}
+
+
 def bench(durable, args, log_path):
     rng = np.random.default_rng(SEED)
     w = rng.normal(size=args.d)
-    server = Server(durable, log_path)
+    server = Server(durable, log_path, src=args.src)
     try:
         created = httpx.post(server.url + "/models", timeout=30, json={
             "name": "bench", "learner": "pa-i", "params": {"C": 1.0}, "n_features": args.d})
@@ -258,28 +123,63 @@ def bench(durable, args, log_path):
             if r.status_code != 200:
                 raise SystemExit(f"learn: {r.status_code} {r.text[:300]}")
         result = {"durable": durable}
-        bodies = [learn_bodies(rng, w, args.batch, args.d) for _ in range(args.clients)]
-        stats, latencies = run_phase(server, "/models/bench/learn", bodies, args.seconds, "learn")
-        stats["rows_per_s"] = round(stats["requests"] * args.batch / stats["seconds"])
-        if stats["server_cpu_ms_per_request"]:
-            stats["rows_per_server_cpu_s"] = round(
-                1e3 * args.batch / stats["server_cpu_ms_per_request"])
-        stats.update(percentiles(latencies))
-        result["learn"] = stats
-        bodies = [predict_bodies(rng, args.d) for _ in range(args.clients)]
-        stats, latencies = run_phase(server, "/models/bench/predict", bodies, args.seconds,
-                                     "predict")
-        stats["requests_per_s"] = round(stats["requests"] / stats["seconds"])
-        stats.update(percentiles(latencies))
-        result["predict_loaded"] = stats
-        stats, latencies = run_phase(server, "/models/bench/predict", bodies[:1],
-                                     min(args.seconds, 5.0), "alone")
-        stats["requests_per_s"] = round(stats["requests"] / stats["seconds"])
-        stats.update(percentiles(latencies))
-        result["predict_alone"] = stats
+        learn_sets = [learn_bodies(rng, w, args.batch, args.d) for _ in range(args.clients)]
+        predict_sets = [predict_bodies(rng, args.d) for _ in range(args.clients)]
+        for generator in args.generators:
+            phase = PHASES[generator]
+            runs = result[generator] = {}
+            stats, latencies = phase(server, "/models/bench/learn", learn_sets, args.seconds,
+                                     f"learn-{generator}")
+            stats["rows_per_s"] = round(stats["requests"] * args.batch / stats["seconds"])
+            if stats["server_cpu_ms_per_request"]:
+                stats["rows_per_server_cpu_s"] = round(
+                    1e3 * args.batch / stats["server_cpu_ms_per_request"])
+            stats.update(percentiles(latencies))
+            runs["learn"] = stats
+            stats, latencies = phase(server, "/models/bench/predict", predict_sets,
+                                     args.seconds, f"predict-{generator}")
+            stats["requests_per_s"] = round(stats["requests"] / stats["seconds"])
+            stats.update(percentiles(latencies))
+            runs["predict_loaded"] = stats
+            stats, latencies = phase(server, "/models/bench/predict", predict_sets[:1],
+                                     min(args.seconds, 5.0), f"alone-{generator}")
+            stats["requests_per_s"] = round(stats["requests"] / stats["seconds"])
+            stats.update(percentiles(latencies))
+            runs["predict_alone"] = stats
         summary = httpx.get(server.url + "/models/bench", timeout=30).json()
         result["model_rows_seen"] = summary.get("rows_seen")
+    except BaseException:
+        server.close()
+        raise
+    server.close(keep_store=True)
+    try:
+        if args.processes > 1:
+            replicas(server.store, durable, predict_sets, result, args, log_path)
         return result
+    finally:
+        import shutil
+
+        shutil.rmtree(server.store, ignore_errors=True)
+
+
+def replicas(store, durable, predict_sets, result, args, log_path):
+    """The loaded predict phase against ``args.processes`` processes on one port, each over
+    its own copy of the store (the model as the single server left it): what more processes
+    would give, not a served design (their pending predictions are not shared)."""
+    server = Server(durable, log_path, src=args.src, processes=args.processes, store=store)
+    try:
+        # every process warmed (its compiled scorer loaded) before the clock: a new
+        # connection per request, spread over the processes by the kernel's hash
+        for i in range(16 * args.processes):
+            httpx.post(server.url + "/models/bench/predict", content=predict_sets[0][0],
+                       headers=HEADERS, timeout=60)
+        for generator in args.generators:
+            stats, latencies = PHASES[generator](server, "/models/bench/predict", predict_sets,
+                                                 args.seconds, f"replicas-{generator}")
+            stats["requests_per_s"] = round(stats["requests"] / stats["seconds"])
+            stats["processes"] = args.processes
+            stats.update(percentiles(latencies))
+            result[generator]["predict_processes"] = stats
     finally:
         server.close()
 
@@ -287,36 +187,52 @@ def bench(durable, args, log_path):
 def floor_bench(args, log_path):
     """Single-row predictions against the stack's floor (FLOOR_APP), as in ``bench``."""
     rng = np.random.default_rng(SEED)
-    server = Server(False, log_path, floor=True)
-    try:
-        bodies = [predict_bodies(rng, args.d) for _ in range(args.clients)]
-        stats, latencies = run_phase(server, "/models/bench/predict", bodies, args.seconds,
-                                     "floor")
-        stats["requests_per_s"] = round(stats["requests"] / stats["seconds"])
-        stats.update(percentiles(latencies))
-        return stats
-    finally:
-        server.close()
+    bodies = [predict_bodies(rng, args.d) for _ in range(args.clients)]
+    floors = {}
+    for processes in sorted({1, args.processes}):
+        server = Server(False, log_path, floor=True, processes=processes)
+        try:
+            for generator in args.generators:
+                stats, latencies = PHASES[generator](server, "/models/bench/predict", bodies,
+                                                     args.seconds, f"floor-{generator}")
+                stats["requests_per_s"] = round(stats["requests"] / stats["seconds"])
+                stats["processes"] = processes
+                stats.update(percentiles(latencies))
+                floors[generator if processes == 1 else f"{generator} x{processes}"] = stats
+        finally:
+            server.close()
+    return floors
 
 
 def table(results, args):
     lines = [f"olc serve on loopback: {args.clients} clients, d = {args.d}, "
              f"{args.batch}-row learn batches, {args.seconds:g} s per phase",
-             f"{'durable':>8} | {'learn rows/s':>12} | {'learn p50/p99 ms':>16} | "
+             f"{'durable':>8} | {'clients':>7} | {'learn rows/s':>12} | {'learn p50/p99 ms':>16} | "
              f"{f'predict p50/p99 ms ({args.clients} clients)':>31} | {'req/s':>6} | "
              f"{'predict p50/p99 ms (1 client)':>29} | {'server CPU/s':>12} | "
              f"{'rows/server CPU-s':>17} | {'CPU ms/predict':>14}"]
     for r in results:
-        learn, loaded, alone = r["learn"], r["predict_loaded"], r["predict_alone"]
-        lines.append(
-            f"{'on' if r['durable'] else 'off':>8} | {learn['rows_per_s']:>12,} | "
-            f"{learn.get('p50_ms', 0):>7.1f} /{learn.get('p99_ms', 0):>7.1f} | "
-            f"{loaded.get('p50_ms', 0):>14.2f} /{loaded.get('p99_ms', 0):>14.2f} | "
-            f"{loaded['requests_per_s']:>6,} | "
-            f"{alone.get('p50_ms', 0):>13.2f} /{alone.get('p99_ms', 0):>13.2f} | "
-            f"{learn['server_cpu_per_s']!s:>5} / {loaded['server_cpu_per_s']!s:<5} | "
-            f"{learn.get('rows_per_server_cpu_s', 0):>17,} | "
-            f"{loaded['server_cpu_ms_per_request']!s:>14}")
+        for generator in args.generators:
+            runs = r[generator]
+            learn, loaded, alone = runs["learn"], runs["predict_loaded"], runs["predict_alone"]
+            lines.append(
+                f"{'on' if r['durable'] else 'off':>8} | {generator:>7} | "
+                f"{learn['rows_per_s']:>12,} | "
+                f"{learn.get('p50_ms', 0):>7.1f} /{learn.get('p99_ms', 0):>7.1f} | "
+                f"{loaded.get('p50_ms', 0):>14.2f} /{loaded.get('p99_ms', 0):>14.2f} | "
+                f"{loaded['requests_per_s']:>6,} | "
+                f"{alone.get('p50_ms', 0):>13.2f} /{alone.get('p99_ms', 0):>13.2f} | "
+                f"{learn['server_cpu_per_s']!s:>5} / {loaded['server_cpu_per_s']!s:<5} | "
+                f"{learn.get('rows_per_server_cpu_s', 0):>17,} | "
+                f"{loaded['server_cpu_ms_per_request']!s:>14}")
+            more = runs.get("predict_processes")
+            if more:
+                lines.append(
+                    f"{'':>8} | {generator:>7} | predict with {more['processes']} server "
+                    f"processes: p50/p99 {more.get('p50_ms', 0):.2f} / "
+                    f"{more.get('p99_ms', 0):.2f} ms, {more['requests_per_s']:,} req/s, "
+                    f"server CPU/s {more['server_cpu_per_s']}, CPU ms/predict "
+                    f"{more['server_cpu_ms_per_request']}")
     return "\n".join(lines)
 
 
@@ -327,20 +243,36 @@ def main(argv=None):
     parser.add_argument("--d", type=int, default=100)
     parser.add_argument("--batch", type=int, default=100)
     parser.add_argument("--durability", default="on,off",
-                        help="comma-separated: on, off (default both)")
+                        help="comma-separated: on, off (default both; empty: none, e.g. "
+                             "with --floor)")
     parser.add_argument("--floor", action="store_true",
                         help="also measure the web stack's floor: a bare Starlette route "
                              "under the same uvicorn, with the same clients")
+    parser.add_argument("--generators", default="raw,httpx",
+                        help="comma-separated load generators: raw (one process, asyncio "
+                             "connections, pre-encoded requests), httpx (a process per client)")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="also run the loaded predict phase (and the floor) against this "
+                             "many server processes on one port (SO_REUSEPORT), each over its "
+                             "own copy of the store")
+    parser.add_argument("--src", default=None,
+                        help="the olc sources the server runs (default: this repository's "
+                             "src; another checkout's, to compare versions side by side)")
     parser.add_argument("--out", help="also write the JSON here (atomically)")
     parser.add_argument("--server-log", default=None,
                         help="the servers' output (default: a temporary file)")
     args = parser.parse_args(argv)
+    args.generators = [g.strip() for g in args.generators.split(",")]
+    for generator in args.generators:
+        if generator not in PHASES:
+            parser.error(f"--generators: unknown generator {generator!r} (raw, httpx)")
     random.seed(SEED)
     log_path = args.server_log or os.path.join(tempfile.gettempdir(), "olc-serve-load.log")
     report = {"benchmark": "serve_load", "clients": args.clients, "d": args.d,
+              "generators": args.generators, "src": args.src or str(REPO / "src"),
               "batch": args.batch, "seconds_per_phase": args.seconds,
               "uptime_before": uptime(), "cpu_count": os.cpu_count(), "runs": []}
-    for mode in args.durability.split(","):
+    for mode in filter(None, args.durability.split(",")):
         durable = {"on": True, "off": False}[mode.strip()]
         print(f"durability {mode}: learn, predict (loaded), predict (alone)...", file=sys.stderr)
         report["runs"].append(bench(durable, args, log_path))
@@ -353,11 +285,12 @@ def main(argv=None):
     report["server_log"] = log_path
     print(table(report["runs"], args), file=sys.stderr)
     if args.floor:
-        floor = report["floor"]
-        print(f"floor (bare Starlette route, {args.clients} clients): p50/p99 "
-              f"{floor.get('p50_ms', 0):.2f} / {floor.get('p99_ms', 0):.2f} ms, "
-              f"{floor['requests_per_s']:,} req/s, server CPU ms/request "
-              f"{floor['server_cpu_ms_per_request']}", file=sys.stderr)
+        for generator, floor in report["floor"].items():
+            print(f"floor (bare Starlette route, {args.clients} clients, {generator}, "
+                  f"{floor['processes']} process(es)): p50/p99 "
+                  f"{floor.get('p50_ms', 0):.2f} / {floor.get('p99_ms', 0):.2f} ms, "
+                  f"{floor['requests_per_s']:,} req/s, server CPU ms/request "
+                  f"{floor['server_cpu_ms_per_request']}", file=sys.stderr)
     print(f"load: before {report['uptime_before']}", file=sys.stderr)
     text = json.dumps(report, indent=2)
     print(text)

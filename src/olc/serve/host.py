@@ -13,6 +13,7 @@ import numpy as np
 from .learner_files import is_regression, learner_bytes, recover, snapshot_events
 from .outcomes import outcomes_for
 from .parsing import RequestError
+from .scoring import Scorer
 from .store import PID_BLOCK
 from .writer import Job, Writer
 
@@ -41,7 +42,7 @@ class ModelHost(Writer):
         self.metrics = metrics
         self.config = config
         self.lock = threading.Lock()
-        self.keyed = threading.Lock()  # keyed predictions, one at a time
+        self.scorer = Scorer()
         self.queue = None
         self.worker = None
         self.busy = False  # the writer is applying or snapshotting
@@ -98,50 +99,43 @@ class ModelHost(Writer):
         with self.lock:
             return learner_bytes(self.learner)
 
-    # -- predictions -----------------------------------------------------------------------
-    def predict(self, X, key):
-        """Predict rows X (in a thread), keep them as pending under new event ids. With an
-        idempotency key: (the stored answer, True) when the key was seen, else (answer,
-        False) — keyed predictions of a model are serialized so that racing copies of one
-        request keep its rows once."""
-        if key is None:
-            return self._predict(X, None), False
-        with self.keyed:
-            stored = self.store.stored_response(key)
-            if stored is not None:
-                return stored[1], True
-            return self._predict(X, key), False
-
-    def _predict(self, X, key):
+    # -- predictions (the route: ``predicting.Predictions``) --------------------------------
+    def score(self, X):
+        """(event ids, predictions, scores) of rows X under the model's lock: the model
+        before or after a batch, never in between. The ids are handed out here."""
         with self.lock:
-            learner = self.learner
-            if self.regression:
-                if not learner._is_initialised():
-                    raise RequestError(409, f"model {self.entry.name!r} has learned nothing "
-                                       "yet: it cannot predict", None)
-                scores = learner.predict(X)
-                predictions = scores.tolist()
-            elif not hasattr(learner, "classes_"):
-                raise RequestError(409, f"model {self.entry.name!r} has learned nothing yet: "
-                                   "it has no classes to predict", None)
-            else:
-                predictions, scores = _classified(learner, learner.decision_function(X))
-            if self.next_pid + X.shape[0] > self.pid_block_end:
-                self.next_pid = self.store.reserve_pending_ids(self.entry.name)
-                self.pid_block_end = self.next_pid + PID_BLOCK
-            pids = list(range(self.next_pid, self.next_pid + X.shape[0]))
-            self.next_pid += X.shape[0]
-        body = {"predictions": [{"event_id": f"p{pid}", "prediction": p, "score": float(s)}
-                                for pid, p, s in zip(pids, predictions, scores)]}
-        # Pending predictions are not acknowledged events: their commit does not wait for
-        # the disk (it is synced with the next learn/feedback commit; see Store.transaction).
-        with self.store.transaction(durable=False) as db:
-            if self.closed:  # deleted meanwhile (checked under the store's lock)
-                raise self.gone()
-            self.store.add_pending(db, self.entry.name, pids, X, predictions, scores)
-            if key is not None:
-                self.store.store_response(db, key, 200, body)
-        return body
+            return self.score_locked(X)
+
+    def score_locked(self, X):
+        """``score`` for a caller that holds the lock."""
+        learner = self.learner
+        if self.regression:
+            # the Scorer falls back to decision_function, which regressors do not have
+            if not learner._is_initialised():
+                raise RequestError(409, f"model {self.entry.name!r} has learned nothing "
+                                   "yet: it cannot predict", None)
+            scores = learner.predict(X)
+            predictions = scores.tolist()
+        elif not hasattr(learner, "classes_"):
+            raise RequestError(409, f"model {self.entry.name!r} has learned nothing yet: "
+                               "it has no classes to predict", None)
+        else:
+            predictions, scores = _classified(learner, self.scorer.scores(learner, X))
+        if self.next_pid + X.shape[0] > self.pid_block_end:
+            self.next_pid = self.store.reserve_pending_ids(self.entry.name)
+            self.pid_block_end = self.next_pid + PID_BLOCK
+        pids = list(range(self.next_pid, self.next_pid + X.shape[0]))
+        self.next_pid += X.shape[0]
+        return pids, predictions, scores
+
+    def keep_pending(self, db, pids, X, predictions, scores, key, body):
+        """Write scored rows as pending predictions (and the answer under its idempotency
+        key) in the store's open transaction ``db``; a deleted model refuses."""
+        if self.closed:  # deleted meanwhile (checked under the store's lock)
+            raise self.gone()
+        self.store.add_pending(db, self.entry.name, pids, X, predictions, scores)
+        if key is not None:
+            self.store.store_response(db, key, 200, body)
 
     def close(self):
         """Deleted: refuse every later write; stop the writer once it is idle."""

@@ -182,7 +182,7 @@ async def predict(request):
         return replay
     X, vocabulary = _rows(service, host, body)
     _keep_vocabulary(host, vocabulary)
-    body, replayed = await asyncio.to_thread(host.predict, X, key)
+    body, replayed = await request.app.state.predictions.predict(host, X, key)
     return JSONResponse(body, headers={"Idempotent-Replay": "true"} if replayed else None)
 
 
