@@ -11,7 +11,8 @@ from .._compiled.layouts.kernel_extra import (BUDGET_PA_LAYOUT, KERNEL_OBPM_LAYO
                                              PROJECTRON_LAYOUT)
 from ._framework.constraints import Interval
 from ._framework.kernel_extra_model import KernelExtraClassifier
-from ._framework.kernel_model import BUDGET, KERNEL_CONSTRAINTS, KERNEL_DOC, KernelClassifier
+from ._framework.kernel_model import (BUDGET, KERNEL_DOC,
+                                     KERNEL_FAMILY_CONSTRAINTS, KernelClassifier)
 from ._framework.validation import SEED_LIMIT, InputError, check_seed
 
 __all__ = ["BudgetPA", "KernelOBPM", "Projectron", "ProjectronPlusPlus"]
@@ -42,11 +43,12 @@ class Projectron(KernelExtraClassifier):
 
     _layout = PROJECTRON_LAYOUT
     _plus = 0.0
-    _parameter_constraints = {**KERNEL_CONSTRAINTS, "eta": _ETA}
+    _parameter_constraints = {**KERNEL_FAMILY_CONSTRAINTS, "eta": _ETA}
 
     def __init__(self, eta=0.1, kernel="rbf", gamma=None, degree=3, coef0=0.0,
-                 fit_intercept=False):
+                 fit_intercept=False, n_jobs=None):
         self.eta = eta
+        self.n_jobs = n_jobs
         self.kernel = kernel
         self.gamma = gamma
         self.degree = degree
@@ -112,13 +114,14 @@ class BudgetPA(KernelClassifier):
 
     _layout = BUDGET_PA_LAYOUT
     _csr_pool = True  # its rule takes the pool by feature or the CSR pool
-    _parameter_constraints = {**KERNEL_CONSTRAINTS,
+    _parameter_constraints = {**KERNEL_FAMILY_CONSTRAINTS,
                               "C": [Interval(Real, 0, None, closed="neither")],
                               "budget": [Interval(Integral, 1, None, closed="left")]}
 
     def __init__(self, C=1.0, kernel="rbf", gamma=None, degree=3, coef0=0.0,
-                 fit_intercept=False, budget=100):
+                 fit_intercept=False, budget=100, n_jobs=None):
         self.C = C
+        self.n_jobs = n_jobs
         self.kernel = kernel
         self.gamma = gamma
         self.degree = degree
@@ -154,14 +157,15 @@ class KernelOBPM(KernelExtraClassifier):
 """ + KERNEL_DOC
 
     _layout = KERNEL_OBPM_LAYOUT
-    _parameter_constraints = {**KERNEL_CONSTRAINTS, "budget": BUDGET,
+    _parameter_constraints = {**KERNEL_FAMILY_CONSTRAINTS, "budget": BUDGET,
                               "N": [Interval(Integral, 1, None, closed="left")],
                               "tau": [Interval(Real, 0, 1, closed="both")],
                               "seed": [Interval(Integral, 0, SEED_LIMIT, closed="left")]}
 
     def __init__(self, N=100, tau=0.3, seed=0, kernel="rbf", gamma=None, degree=3, coef0=0.0,
-                 fit_intercept=False, budget=None):
+                 fit_intercept=False, budget=None, n_jobs=None):
         self.N = N
+        self.n_jobs = n_jobs
         self.tau = tau
         self.seed = seed
         self.kernel = kernel
