@@ -78,7 +78,7 @@ class KernelClassifier(OnlineLinearClassifier):
     @property
     def _csr_pool(self):
         """Whether a first input in CSR starts a CSR pool: the ``kernel`` family's rules
-        (the other families' read the pool by feature: P.shape, the Gram matrix)."""
+        (the ``kernel_extra`` and ``nystrom`` learners say so themselves)."""
         return self._layout.family == "kernel"
 
     def _own_hp_values(self):  # pragma: no cover - abstract
