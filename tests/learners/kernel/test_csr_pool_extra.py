@@ -241,3 +241,21 @@ def test_narrow_csr_input_keeps_the_pool_by_feature(monkeypatch):
     assert olc.make("projectron").fit(X, y)._ints.shape == (0,)
     X, y = _wide_stream(11, n=40, d=2 ** 14)
     assert olc.make("projectron").fit(X, y)._ints.shape == (1,)
+
+
+@pytest.mark.parametrize("name, params, _", CASES, ids=IDS)
+def test_dense_input_into_a_csr_pool_gives_the_same_bits(name, params, _):
+    """A CSR pool started by CSR rows, then learning dense rows (stored by their nonzeros),
+    against the pool by feature learning the same rows dense."""
+    X, y = _wide_stream(6, n=90, d=500)
+    mixed = olc.make(name, gamma=0.1, **params)
+    first = mixed.predict_then_learn(X[:45], y[:45], classes=[-1.0, 1.0])
+    second = mixed.predict_then_learn(X[45:].toarray(), y[45:])
+    plain = olc.make(name, gamma=0.1, **params)
+    whole = plain.predict_then_learn(X.toarray(), y, classes=[-1.0, 1.0])
+    assert mixed._ints.shape == (1,) and plain._ints.shape == (0,)
+    np.testing.assert_array_equal(np.concatenate([first.score, second.score]), whole.score)
+    np.testing.assert_array_equal(mixed.dual_coef_, plain.dual_coef_)
+    np.testing.assert_array_equal(mixed.support_vectors_, plain.support_vectors_)
+    np.testing.assert_array_equal(_extra(mixed), _extra(plain))
+    np.testing.assert_array_equal(mixed.decision_function(X), plain.decision_function(X))
