@@ -17,7 +17,10 @@
    learner, the scikit-learn run with the largest number of features whose pass + test time
    does not exceed olc's (equal wall time), test accuracies side by side (a9a's test file), and the online accuracy of the pass.
    ``cpu_seconds`` / ``bare_over_olc_cpu``: the same in this thread's CPU time (what other
-   processes on the cores do not inflate).
+   processes on the cores do not inflate). olc's feature-map learners run at the same sizes:
+   ``fogd`` at every number of random features (the same ``RBFSampler`` draws as
+   scikit-learn's, seed 0: only the learning step differs) and ``nogd`` at B = 100 and 500
+   (catalogue defaults, η = 0.5, rank B); their rows add ``sklearn_at_same_size``.
 
 Every timed implementation runs ``--repeat`` times, interleaved in a fresh random order each
 round; the best time counts. On a busy machine (other processes on the cores) the ratios
@@ -271,7 +274,8 @@ def sklearn_pass(X, y, Xt, yt, n_components, gamma, seed=0, chunk=1000):
 
 def olc_timed(X, y, Xt, yt, name, gamma, **params):
     t0 = time.perf_counter()
-    model = olc.make(name, kernel="rbf", gamma=gamma, **params)
+    kernel = {} if name == "fogd" else {"kernel": "rbf"}  # FOGD's map is RBF's
+    model = olc.make(name, gamma=gamma, **kernel, **params)
     record = model.predict_then_learn(X, y, classes=[-1.0, 1.0])
     accuracy = float(np.mean(model.predict(Xt) == yt))
     return time.perf_counter() - t0, accuracy, float(np.mean(record.pred == y))
@@ -280,10 +284,16 @@ def olc_timed(X, y, Xt, yt, name, gamma, **params):
 def part_vs_sklearn(X, y, Xt, yt, repeat, gamma, components=(10, 25, 50, 100, 200, 400, 800, 1600)):
     from threadpoolctl import threadpool_limits
 
+    components = tuple(sorted(set(components) | set(BUDGETS)))  # NOGD's sizes too
     learners = {"kernel-perceptron (no budget)": ("kernel-perceptron", {}),
                 **{f"kernel-perceptron B={B}": ("kernel-perceptron", {"budget": B})
                    for B in BUDGETS},
-                **{f"forgetron B={B}": ("forgetron", {"budget": B}) for B in BUDGETS}}
+                **{f"forgetron B={B}": ("forgetron", {"budget": B}) for B in BUDGETS},
+                # the feature-map learners at scikit-learn's sizes (catalogue defaults: η 0.5)
+                **{f"fogd D={D}": ("fogd", {"n_components": D}) for D in components},
+                **{f"nogd B={B}": ("nogd", {"budget": B}) for B in BUDGETS}}
+    size = {k: p.get("n_components", p.get("budget")) for k, (n, p) in learners.items()
+            if n in ("fogd", "nogd")}
     for name, params in learners.values():
         olc_timed(X[:50], y[:50], Xt[:10], yt[:10], name, gamma, **params)     # compile
     impls = {f"olc {k}": (lambda n=n, p=p: olc_timed(X, y, Xt, yt, n, gamma, **p))
@@ -304,6 +314,11 @@ def part_vs_sklearn(X, y, Xt, yt, repeat, gamma, components=(10, 25, 50, 100, 20
                      "sklearn_seconds": None if D is None else round(sk[D][0], 3),
                      "sklearn_accuracy": None if D is None else round(sk[D][1], 4),
                      "sklearn_online_accuracy": None if D is None else round(sk[D][2], 4)})
+        if k in size:  # the same number of features: FOGD's are RBFSampler's own (seed 0)
+            rows[-1]["sklearn_at_same_size"] = {
+                "components": size[k], "seconds": round(sk[size[k]][0], 3),
+                "accuracy": round(sk[size[k]][1], 4),
+                "online_accuracy": round(sk[size[k]][2], 4)}
     return {"pipeline": "RBFSampler + SGDClassifier(hinge).partial_fit, chunks of 1000, "
                         "one pass; times include transform and test prediction; online "
                         "accuracy: olc per row, scikit-learn per chunk before learning it",

@@ -11,7 +11,8 @@ from .._compiled.layouts.kernel_extra import (BUDGET_PA_LAYOUT, KERNEL_OBPM_LAYO
                                              PROJECTRON_LAYOUT)
 from ._framework.constraints import Interval
 from ._framework.kernel_extra_model import KernelExtraClassifier
-from ._framework.kernel_model import BUDGET, KERNEL_CONSTRAINTS, KERNEL_DOC, KernelClassifier
+from ._framework.kernel_model import (BUDGET, KERNEL_DOC,
+                                     KERNEL_FAMILY_CONSTRAINTS, KernelClassifier)
 from ._framework.validation import SEED_LIMIT, InputError, check_seed
 
 __all__ = ["BudgetPA", "KernelOBPM", "Projectron", "ProjectronPlusPlus"]
@@ -42,11 +43,12 @@ class Projectron(KernelExtraClassifier):
 
     _layout = PROJECTRON_LAYOUT
     _plus = 0.0
-    _parameter_constraints = {**KERNEL_CONSTRAINTS, "eta": _ETA}
+    _parameter_constraints = {**KERNEL_FAMILY_CONSTRAINTS, "eta": _ETA}
 
     def __init__(self, eta=0.1, kernel="rbf", gamma=None, degree=3, coef0=0.0,
-                 fit_intercept=False):
+                 fit_intercept=False, n_jobs=None):
         self.eta = eta
+        self.n_jobs = n_jobs
         self.kernel = kernel
         self.gamma = gamma
         self.degree = degree
@@ -62,7 +64,7 @@ class Projectron(KernelExtraClassifier):
     def _extra_shape(self):
         return True, 1, 0  # K⁻¹ (cap × cap) and the scratch d*
 
-    def _check_extra(self, vecs, core, parts, n):
+    def _check_extra(self, stored, core, parts, n):
         inverse, scratch, _ = parts
         if np.any(scratch != 0.0):
             return "scal 'projection': the scratch d* must be zero between rows"
@@ -71,7 +73,7 @@ class Projectron(KernelExtraClassifier):
         inv = inverse[:n, :n]
         if not np.array_equal(inv, inv.T):
             return "scal 'inverse_gram': the inverse Gram matrix is not symmetric"
-        gram = self._stored_gram(vecs, core, n)
+        gram = self._stored_gram(stored)
         residual = np.abs(gram @ inv - np.eye(n)).max() if n else 0.0
         scale = (np.abs(gram).sum(1).max() * np.abs(inv).sum(1).max()) if n else 1.0
         if not residual <= 1e-8 * max(scale, 1.0):
@@ -111,13 +113,15 @@ class BudgetPA(KernelClassifier):
 """ + KERNEL_DOC
 
     _layout = BUDGET_PA_LAYOUT
-    _parameter_constraints = {**KERNEL_CONSTRAINTS,
+    _csr_pool = True  # its rule takes the pool by feature or the CSR pool
+    _parameter_constraints = {**KERNEL_FAMILY_CONSTRAINTS,
                               "C": [Interval(Real, 0, None, closed="neither")],
                               "budget": [Interval(Integral, 1, None, closed="left")]}
 
     def __init__(self, C=1.0, kernel="rbf", gamma=None, degree=3, coef0=0.0,
-                 fit_intercept=False, budget=100):
+                 fit_intercept=False, budget=100, n_jobs=None):
         self.C = C
+        self.n_jobs = n_jobs
         self.kernel = kernel
         self.gamma = gamma
         self.degree = degree
@@ -153,14 +157,15 @@ class KernelOBPM(KernelExtraClassifier):
 """ + KERNEL_DOC
 
     _layout = KERNEL_OBPM_LAYOUT
-    _parameter_constraints = {**KERNEL_CONSTRAINTS, "budget": BUDGET,
+    _parameter_constraints = {**KERNEL_FAMILY_CONSTRAINTS, "budget": BUDGET,
                               "N": [Interval(Integral, 1, None, closed="left")],
                               "tau": [Interval(Real, 0, 1, closed="both")],
                               "seed": [Interval(Integral, 0, SEED_LIMIT, closed="left")]}
 
     def __init__(self, N=100, tau=0.3, seed=0, kernel="rbf", gamma=None, degree=3, coef0=0.0,
-                 fit_intercept=False, budget=None):
+                 fit_intercept=False, budget=None, n_jobs=None):
         self.N = N
+        self.n_jobs = n_jobs
         self.tau = tau
         self.seed = seed
         self.kernel = kernel
@@ -177,7 +182,7 @@ class KernelOBPM(KernelExtraClassifier):
         return False, int(self.N), int(self.N)  # the members' rows; their scratch flags
 
     def _check_continuation(self):
-        cap = self._vecs.shape[-1]
+        cap = self._capacity(self._vecs)
         from .._compiled.layouts import kernel as pool
         fitted = (self._scal.shape[-1] - pool.n_scalars(cap)) // (cap + 1)
         if fitted != self.N:
@@ -185,7 +190,7 @@ class KernelOBPM(KernelExtraClassifier):
                              "model (N shapes the state); fit starts over")
         super()._check_continuation()
 
-    def _check_extra(self, vecs, core, parts, n):
+    def _check_extra(self, stored, core, parts, n):
         from .._compiled.layouts import kernel as pool
         _, members, flags = parts
         if np.any(flags != 0.0):
@@ -198,7 +203,7 @@ class KernelOBPM(KernelExtraClassifier):
             bad = int(np.flatnonzero(~np.isclose(total, beta, rtol=1e-12, atol=1e-12))[0])
             return (f"scal 'alpha': slot {bad} holds {beta[bad]!r}, but the members' "
                     f"coefficients sum to {total[bad]!r}")
-        gram = self._stored_gram(vecs, core, n)
+        gram = self._stored_gram(stored)
         norm2 = float(beta @ gram @ beta) if n else 0.0
         stored = core[pool.KernelScal.FNORM2]
         if not np.isclose(stored, norm2, rtol=1e-8, atol=1e-10):
@@ -211,7 +216,7 @@ class KernelOBPM(KernelExtraClassifier):
         """(N, n) the members' coefficients, oldest first (lists one-vs-rest)."""
         out = []
         for vecs, scal in self._pools():
-            cap = vecs.shape[-1]
+            cap = self._capacity(vecs)
             core, (_, members, _) = self._parts(scal, cap)
             from .._compiled.layouts import kernel as pool
             n = int(core[pool.KernelScal.N_STORED])
@@ -220,8 +225,8 @@ class KernelOBPM(KernelExtraClassifier):
         return out[0] if len(out) == 1 else out
 
     def _pool_arrays(self, vecs, scal):
-        born, rows, coef = KernelExtraClassifier._pool_arrays(vecs, scal)
+        born, rows, coef = super()._pool_arrays(vecs, scal)
         from .._compiled.layouts import kernel as pool
-        core = scal[:pool.n_scalars(vecs.shape[-1])]
+        core = scal[:pool.n_scalars(self._capacity(vecs))]
         norm = np.sqrt(max(core[pool.KernelScal.FNORM2], 0.0))
         return born, rows, coef / max(float(self.N), norm)

@@ -88,7 +88,7 @@ class NOGD(KernelExtraClassifier):
 
     def _check_continuation(self):
         super()._check_continuation()
-        cap = self._vecs.shape[-1]
+        cap = self._capacity(self._vecs)
         scal = self._scal.reshape(-1, self._scal.shape[-1])
         for s in scal:
             _, _, _, _, mapped, r = self._map_parts(s, cap)
@@ -97,7 +97,7 @@ class NOGD(KernelExtraClassifier):
                 raise InputError(f"budget={self.budget}, rank={self.rank} differ from the "
                                  f"fitted map ({n} landmarks, rank {int(r)}); fit starts over")
 
-    def _check_extra(self, vecs, core, parts, n):
+    def _check_extra(self, stored, core, parts, n):
         matrix, rows, constants = parts
         mapped, r = constants[MAPPED_CONSTANT], constants[RANK_CONSTANT]
         w, z = rows[W_ROW], rows[Z_ROW]
@@ -123,7 +123,7 @@ class NOGD(KernelExtraClassifier):
             return "scal 'nystrom_map': entries beyond the rank and the landmarks must be zero"
         if not (np.all(np.isfinite(matrix)) and np.all(np.isfinite(w))):
             return "scal 'nystrom_map': non-finite entries"
-        return self._check_map(matrix[:r, :n], self._stored_gram(vecs, core, n))
+        return self._check_map(matrix[:r, :n], self._stored_gram(stored))
 
     @staticmethod
     def _check_map(M, gram):
@@ -151,8 +151,8 @@ class NOGD(KernelExtraClassifier):
         return None
 
     def _pool_arrays(self, vecs, scal):
-        born, rows, coef = KernelExtraClassifier._pool_arrays(vecs, scal)
-        cap = vecs.shape[-1]
+        born, rows, coef = super()._pool_arrays(vecs, scal)
+        cap = self._capacity(vecs)
         core, matrix, w, _, mapped, r = self._map_parts(scal, cap)
         if mapped:
             n = int(core[KS.N_STORED])
@@ -164,7 +164,7 @@ class NOGD(KernelExtraClassifier):
     def _maps(self, which):
         out = []
         for vecs, scal in self._pools():
-            cap = vecs.shape[-1]
+            cap = self._capacity(vecs)
             core, matrix, w, _, mapped, r = self._map_parts(scal, cap)
             n, r = int(core[KS.N_STORED]), int(r)
             order = pool.block(core, pool.ORDER, n).astype(np.intp)

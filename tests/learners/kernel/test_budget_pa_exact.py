@@ -5,18 +5,23 @@ import numpy as np
 import pytest
 
 import olc
+from olc.learners._framework import kernel_model
 from ._stepwise import assert_binary, assert_one_vs_rest, stream
 
 
 @pytest.mark.parametrize("kernel", ["linear", "poly", "rbf"])
 @pytest.mark.parametrize("fit_intercept", [False, True])
-@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
+@pytest.mark.parametrize("sparse", [False, True, "csr-pool"], ids=["dense", "csr", "csr-pool"])
 @pytest.mark.parametrize("budget", [8, 200], ids=["budget", "never-full"])
-def test_steps_match_the_reference(kernel, fit_intercept, sparse, budget):
+def test_steps_match_the_reference(kernel, fit_intercept, sparse, budget, monkeypatch):
+    """``csr-pool``: CSR rows into a CSR pool (the width threshold set to 1)."""
+    if sparse == "csr-pool":
+        monkeypatch.setattr(kernel_model, "CSR_POOL_MIN_FEATURES", 1)
     X, y = stream(11)
     learner, record, trace = assert_binary("budget-pa", {"C": 0.7}, X, y, kernel=kernel,
                                            fit_intercept=fit_intercept, sparse=sparse,
                                            budget=budget)
+    assert learner._ints.shape == ((1,) if sparse == "csr-pool" else (0,))  # the pool's kind
     assert learner.n_support_[0] <= budget
     if budget == 8:  # the budget's branch ran, and not always on the oldest row
         removed = trace.extra["removed"]

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import olc
+from olc.learners._framework import kernel_model
 from ._stepwise import assert_binary, assert_one_vs_rest, stream
 
 PARAMS = {"N": 9, "tau": 0.4, "seed": 5}
@@ -13,13 +14,17 @@ PARAMS = {"N": 9, "tau": 0.4, "seed": 5}
 
 @pytest.mark.parametrize("kernel", ["linear", "poly", "rbf"])
 @pytest.mark.parametrize("fit_intercept", [False, True])
-@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
+@pytest.mark.parametrize("sparse", [False, True, "csr-pool"], ids=["dense", "csr", "csr-pool"])
 @pytest.mark.parametrize("budget", [None, 10], ids=["unbounded", "budget"])
-def test_steps_match_the_reference(kernel, fit_intercept, sparse, budget):
+def test_steps_match_the_reference(kernel, fit_intercept, sparse, budget, monkeypatch):
+    """``csr-pool``: CSR rows into a CSR pool (the width threshold set to 1)."""
+    if sparse == "csr-pool":
+        monkeypatch.setattr(kernel_model, "CSR_POOL_MIN_FEATURES", 1)
     X, y = stream(21)
     learner, record, trace = assert_binary("kernel-obpm", PARAMS, X, y, kernel=kernel,
                                            fit_intercept=fit_intercept, sparse=sparse,
                                            budget=budget)
+    assert learner._ints.shape == ((1,) if sparse == "csr-pool" else (0,))  # the pool's kind
     np.testing.assert_allclose(learner.member_coef_, trace.extra["member_alphas"],
                                rtol=0, atol=0)
     np.testing.assert_array_equal(record.aux, trace.extra["members_updated"])

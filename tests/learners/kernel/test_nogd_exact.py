@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import olc
+from olc.learners._framework import kernel_model
 from . import reference as R
 from ._stepwise import assert_binary, assert_one_vs_rest, stream
 
@@ -15,14 +16,18 @@ BUDGETS = [(500, None), (12, None), (12, 5)]
 
 
 @pytest.mark.parametrize("budget, rank", BUDGETS, ids=["never-full", "full-rank", "rank-5"])
-@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
+@pytest.mark.parametrize("sparse", [False, True, "csr-pool"], ids=["dense", "csr", "csr-pool"])
 @pytest.mark.parametrize("fit_intercept", [False, True])
 @pytest.mark.parametrize("kernel", ["rbf", "poly", "linear"])
-def test_steps_match_the_reference(kernel, fit_intercept, sparse, budget, rank):
+def test_steps_match_the_reference(kernel, fit_intercept, sparse, budget, rank, monkeypatch):
+    """``csr-pool``: CSR rows into a CSR pool (the width threshold set to 1)."""
+    if sparse == "csr-pool":
+        monkeypatch.setattr(kernel_model, "CSR_POOL_MIN_FEATURES", 1)
     X, y = stream(41, n=70)
     learner, record, trace = assert_binary(
         "nogd", {"eta": 0.3, "rank": rank}, X, y, kernel=kernel, fit_intercept=fit_intercept,
         budget=budget, sparse=sparse)
+    assert learner._ints.shape == ((1,) if sparse == "csr-pool" else (0,))  # the pool's kind
     assert record.updated.any() and not record.updated.all()
     mapped = trace.extra["map_step"] is not None
     assert mapped == (budget < 70)

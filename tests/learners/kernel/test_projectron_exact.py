@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import olc
+from olc.learners._framework import kernel_model
 from olc._compiled.layouts import kernel_extra
 from ._stepwise import assert_binary, assert_one_vs_rest, stream
 
@@ -14,12 +15,16 @@ NAMES = ["projectron", "projectron++"]
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("kernel", ["linear", "poly", "rbf"])
 @pytest.mark.parametrize("fit_intercept", [False, True])
-@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
-def test_steps_match_the_reference(name, kernel, fit_intercept, sparse):
+@pytest.mark.parametrize("sparse", [False, True, "csr-pool"], ids=["dense", "csr", "csr-pool"])
+def test_steps_match_the_reference(name, kernel, fit_intercept, sparse, monkeypatch):
+    """``csr-pool``: CSR rows into a CSR pool (the width threshold set to 1)."""
+    if sparse == "csr-pool":
+        monkeypatch.setattr(kernel_model, "CSR_POOL_MIN_FEATURES", 1)
     X, y = stream(1)
     eta = 0.3
     learner, record, trace = assert_binary(name, {"eta": eta}, X, y, kernel=kernel,
                                            fit_intercept=fit_intercept, sparse=sparse)
+    assert learner._ints.shape == ((1,) if sparse == "csr-pool" else (0,))  # the pool's kind
     computed = ~np.isnan(trace.extra["delta"])
     # ‖δ‖² = k(x, x) − k_tᵀd* cancels to rounding noise for a row in the span: compared
     # squared, to an absolute noise level

@@ -17,8 +17,9 @@ Their ``scal`` is the pool's (``kernel.n_scalars(cap)``: the header and its five
                              between rows
   budget-pa                  none
 
-The compiled rules find the extra block at ``HEADER + N_BLOCKS·cap`` (cap = P.shape[1]);
-the learners grow it with the pool (:func:`resized_extra`).
+The compiled rules find the extra block at ``HEADER + N_BLOCKS·cap`` (cap = ``capacity(P)``,
+the pool by feature's or the CSR pool's, ``rules/csr_pool.py``); the learners grow it with the
+pool (:func:`resized_extra`).
 """
 import numpy as np
 

@@ -15,8 +15,9 @@ from ..kernels.vector import INLINE, sign, sqnorm
 from ..layouts.kernel import ALPHA, HEADER, N_BLOCKS, KROW, SQNORM
 from ..layouts.kernel import KernelScal as KS
 from ..layouts.kernel_extra import KERNEL_OBPM_LAYOUT
+from .csr_pool import capacity
 from .support_set import (FULL, MUST_GROW, append, base, kernel_row, kernel_value, replace,
-                          room, slot_at, stored_value)
+                          room_for, slot_at, stored_value)
 
 OHP = KERNEL_OBPM_LAYOUT.hp
 INF = math.inf
@@ -24,12 +25,12 @@ INF = math.inf
 
 @jit(inline=INLINE)
 def _members(P):
-    return HEADER + N_BLOCKS * P.shape[1]
+    return HEADER + N_BLOCKS * capacity(P)
 
 
 @jit(inline=INLINE)
 def _flags(P, hp):
-    return _members(P) + int(hp[OHP.N_MEMBERS]) * P.shape[1]
+    return _members(P) + int(hp[OHP.N_MEMBERS]) * capacity(P)
 
 
 @jit(inline=INLINE)
@@ -71,7 +72,7 @@ def obpm_step(idx, val, y, vecs, ints, scal, hp, fast):
     if not math.isfinite(fb):
         return fb, 1.0, False, 0.0
     score = _normalised(fb, scal, hp)
-    cap = vecs.shape[1]
+    cap = capacity(vecs)
     n = int(scal[KS.N_STORED])
     members = _members(vecs)
     flags = _flags(vecs, hp)
@@ -89,7 +90,7 @@ def obpm_step(idx, val, y, vecs, ints, scal, hp, fast):
             scal[flags + j] = 1.0
             count += 1
     if count > 0:
-        space = room(vecs, scal, hp)
+        space = room_for(idx, val, vecs, scal, hp)
         if space == MUST_GROW:
             return INF, 1.0, False, 0.0
         c = count * y

@@ -13,8 +13,9 @@ from ..kernels.vector import INLINE, sign, sqnorm
 from ..layouts.kernel import ALPHA, HEADER, N_BLOCKS, SQNORM, KROW
 from ..layouts.kernel import KernelScal as KS
 from ..layouts.kernel_extra import BUDGET_PA_LAYOUT, PROJECTRON_LAYOUT
+from .csr_pool import capacity
 from .support_set import (FULL, MUST_GROW, append, base, kernel_row, kernel_value, replace,
-                          room, slot_at)
+                          room_for, slot_at)
 
 PHP = PROJECTRON_LAYOUT.hp
 BHP = BUDGET_PA_LAYOUT.hp
@@ -24,13 +25,13 @@ INF = math.inf
 @jit(inline=INLINE)
 def extra_base(P):
     """Where the extra block starts in scal."""
-    return HEADER + N_BLOCKS * P.shape[1]
+    return HEADER + N_BLOCKS * capacity(P)
 
 
 @jit(inline=INLINE)
 def _project(P, scal, n):
     """d* = K⁻¹k_t into the scratch row (k_t: KROW); returns k_tᵀd* = ‖P_{t−1}k(x_t, ·)‖²."""
-    cap = P.shape[1]
+    cap = capacity(P)
     e = extra_base(P)
     dstar = e + cap * cap
     kr = base(P, KROW)
@@ -49,7 +50,7 @@ def _project(P, scal, n):
 @jit(inline=INLINE)
 def _add_projection(P, scal, n, c):
     """α_S += c·d* (c in units of f; the lazy scale divided out)."""
-    cap = P.shape[1]
+    cap = capacity(P)
     dstar = extra_base(P) + cap * cap
     a = base(P, ALPHA)
     c = c / scal[KS.SCALE]
@@ -62,7 +63,7 @@ def _grow_inverse(P, scal, n, delta2):
     """K⁻¹ of the n + 1 rows from that of the first n (block inverse with Schur complement
     δ² = k(x_t, x_t) − k_tᵀd*): [[K⁻¹ + d*d*ᵀ/δ², −d*/δ²], [−d*ᵀ/δ², 1/δ²]]. Entry (i, j)
     and (j, i) are the same products, so K⁻¹ stays exactly symmetric."""
-    cap = P.shape[1]
+    cap = capacity(P)
     e = extra_base(P)
     dstar = e + cap * cap
     inv = 1.0 / delta2
@@ -78,7 +79,7 @@ def _grow_inverse(P, scal, n, delta2):
 @jit(inline=INLINE)
 def clear_projection(P, scal):
     """The scratch d* emptied after a row (as ``support_set.clear_scratch``)."""
-    cap = P.shape[1]
+    cap = capacity(P)
     dstar = extra_base(P) + cap * cap
     for i in range(int(scal[KS.N_STORED])):
         scal[dstar + i] = 0.0
@@ -116,10 +117,10 @@ def projectron_step(idx, val, y, vecs, ints, scal, hp, fast):
                 _add_projection(vecs, scal, n, y)
                 upd = True
         else:
-            if room(vecs, scal, hp) == MUST_GROW:
-                return INF, 1.0, False, 0.0
             coef = y / scal[KS.SCALE]
             if not math.isfinite(1.0 / delta2):
+                return INF, 1.0, False, 0.0
+            if room_for(idx, val, vecs, scal, hp) == MUST_GROW:
                 return INF, 1.0, False, 0.0
             _grow_inverse(vecs, scal, n, delta2)
             append(idx, val, xx, vecs, scal, coef)
@@ -161,7 +162,7 @@ def budget_pa_step(idx, val, y, vecs, ints, scal, hp, fast):
     if upd:
         c = hp[BHP.C]
         tau = min(c, loss / kxx)
-        space = room(vecs, scal, hp)
+        space = room_for(idx, val, vecs, scal, hp)
         if space == MUST_GROW:
             return INF, 1.0, False, 0.0
         if space == FULL:

@@ -21,8 +21,9 @@ from ..layouts.kernel import KernelHP as KHP
 from ..layouts.kernel import KernelScal as KS
 from ..layouts.nystrom import EIG_RTOL, NOGD_LAYOUT
 from ..rule_ids import NOGD
+from .csr_pool import capacity, pool_stored_dots
 from .support_set import (MUST_GROW, _weighted_sum, append, base, clear_scratch, kernel_row,
-                          kernel_value, room)
+                          kernel_value, room_for)
 
 HP = NOGD_LAYOUT.hp
 INF = math.inf
@@ -31,22 +32,22 @@ INF = math.inf
 @jit(inline=INLINE)
 def _map(P):
     """Where MAP (cap × cap, row-major) starts in scal."""
-    return HEADER + N_BLOCKS * P.shape[1]
+    return HEADER + N_BLOCKS * capacity(P)
 
 
 @jit(inline=INLINE)
 def _w(P):
-    return _map(P) + P.shape[1] * P.shape[1]
+    return _map(P) + capacity(P) * capacity(P)
 
 
 @jit(inline=INLINE)
 def _z(P):
-    return _w(P) + P.shape[1]
+    return _w(P) + capacity(P)
 
 
 @jit(inline=INLINE)
 def _mapped(P):
-    return _z(P) + P.shape[1]
+    return _z(P) + capacity(P)
 
 
 @jit(inline=INLINE)
@@ -58,7 +59,7 @@ def _rank(P):
 def _mapped_score(P, scal, fast):
     """Z ← MAP·k_B(x) (k_B(x) in KROW; each row's dot as the pool's weighted sum, ``fast``:
     reassociated); returns w·z."""
-    cap = P.shape[1]
+    cap = capacity(P)
     n = int(scal[KS.N_STORED])
     m, kr, z, w = _map(P), base(P, KROW), _z(P), _w(P)
     k = scal[kr:kr + n]
@@ -76,15 +77,14 @@ def _build_map(P, scal, hp):
     """The Nyström map of the n = B stored rows (slots are positions: NOGD never removes)
     and w = Λ_r^{1/2}V_rᵀα from stage 1's coefficients."""
     n = int(scal[KS.N_STORED])
-    cap = P.shape[1]
+    cap = capacity(P)
     sq = base(P, SQNORM)
     gram = np.empty((n, n))
-    for i in range(n):
-        for j in range(i, n):
-            p = 0.0
-            for q in range(P.shape[0]):
-                p += P[q, i] * P[q, j]
-            k = kernel_value(hp, P, p, scal[sq + i], scal[sq + j])
+    dots = np.empty(n)
+    for j in range(n):
+        pool_stored_dots(P, j, dots, n)  # x_i·x_j, i < n (by feature or CSR: same bits)
+        for i in range(j + 1):
+            k = kernel_value(hp, P, dots[i], scal[sq + i], scal[sq + j])
             gram[i, j] = k
             gram[j, i] = k
     lam, vec = np.linalg.eigh(gram)  # ascending
@@ -140,10 +140,10 @@ def nogd_step(idx, val, y, vecs, ints, scal, hp, fast):
             for i in range(int(scal[_rank(vecs)])):
                 scal[w + i] += c * scal[z + i]
         else:
-            if room(vecs, scal, hp) == MUST_GROW:
-                return INF, 1.0, False, 0.0
             coef = c / scal[KS.SCALE]
             if not math.isfinite(coef):
+                return INF, 1.0, False, 0.0
+            if room_for(idx, val, vecs, scal, hp) == MUST_GROW:
                 return INF, 1.0, False, 0.0
             append(idx, val, xx, vecs, scal, coef)
             if scal[KS.N_STORED] >= hp[KHP.BUDGET]:
@@ -162,15 +162,17 @@ def _clear(vecs, scal):
 
 @jit()
 def family_score(rule, idx, val, vecs, ints, scal, hp, fast):
-    f = nogd_score(idx, val, vecs, ints, scal, hp, fast)
-    _clear(vecs, scal)
+    pool = (vecs, ints)  # the pool (support_set): by feature or CSR
+    f = nogd_score(idx, val, pool, ints, scal, hp, fast)
+    _clear(pool, scal)
     return f
 
 
 @jit()
 def family_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
+    pool = (vecs, ints)
     if rule == NOGD:
-        result = nogd_step(idx, val, y, vecs, ints, scal, hp, fast)
-        _clear(vecs, scal)
+        result = nogd_step(idx, val, y, pool, ints, scal, hp, fast)
+        _clear(pool, scal)
         return result
     raise ValueError("unknown rule id in the nystrom family")

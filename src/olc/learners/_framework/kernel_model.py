@@ -55,8 +55,9 @@ KERNEL_DOC = """
 
     n_jobs : int or None (the ``kernel`` family's learners: kernel perceptron, stoptron,
         randomized budget perceptron, kernel PA family, regularized and L2-constrained PA,
-        Forgetron, NORMA): threads for K ≥ 3 classes one-vs-rest, each learning a group of
-        classes' pools (joblib's semantics; results bit for bit those of one thread).
+        Forgetron, NORMA; and Projectron, Projectron++, budget PA, kernel OBPM): threads for
+        K ≥ 3 classes one-vs-rest, each learning a group of classes' pools (joblib's
+        semantics; results bit for bit those of one thread).
 
     Fitted attributes (binary; one-vs-rest: lists, one entry per class's learner)
     ------------------------------------------------------------------------------
@@ -77,7 +78,7 @@ class KernelClassifier(OnlineLinearClassifier):
     @property
     def _csr_pool(self):
         """Whether a first input in CSR starts a CSR pool: the ``kernel`` family's rules
-        (the other families' read the pool by feature: P.shape, the Gram matrix)."""
+        (the ``kernel_extra`` and ``nystrom`` learners say so themselves)."""
         return self._layout.family == "kernel"
 
     def _own_hp_values(self):  # pragma: no cover - abstract
