@@ -8,8 +8,8 @@ from numbers import Integral, Real
 import numpy as np
 
 from .._compiled.layouts.kernel_extra import (BUDGET_PA_LAYOUT, KERNEL_OBPM_LAYOUT,
-                                             PROJECTRON_LAYOUT)
-from ._framework.constraints import Interval
+                                             PROJECTRON_LAYOUT, PROJECTRON_SQUARED_LAYOUT)
+from ._framework.constraints import Interval, StrOptions
 from ._framework.kernel_extra_model import KernelExtraClassifier
 from ._framework.kernel_model import (BUDGET, KERNEL_DOC,
                                      KERNEL_FAMILY_CONSTRAINTS, KernelClassifier)
@@ -18,6 +18,19 @@ from ._framework.validation import SEED_LIMIT, InputError, check_seed
 __all__ = ["BudgetPA", "KernelOBPM", "Projectron", "ProjectronPlusPlus"]
 
 _ETA = [Interval(Real, 0, None, closed="left")]
+#: What η bounds: the distance ‖δ_t‖ (the default) or its square (the authors' MATLAB code).
+THRESHOLDS = ("norm", "squared_norm")
+
+
+class _ThresholdLayout:
+    """``_layout`` of the Projectrons: the squared reading's layout (one more hp field) when
+    the instance asks for it, else the default's (also when read on the class, and for an
+    invalid value, which the constraints refuse before any use)."""
+
+    def __get__(self, learner, owner=None):
+        if learner is not None and getattr(learner, "threshold_on", "norm") == "squared_norm":
+            return PROJECTRON_SQUARED_LAYOUT
+        return PROJECTRON_LAYOUT
 
 
 class Projectron(KernelExtraClassifier):
@@ -31,23 +44,31 @@ class Projectron(KernelExtraClassifier):
     coefficients move by y·d* (an empty pool has no span: the round changes nothing);
     else x is stored with coefficient y and K⁻¹ grows by its block inverse (O(n²)).
 
-    The threshold is on the distance ‖δ_t‖ (a norm), as the paper's Fig. 1 and its mistake
-    bound, where η enters through ⟨g, δ_t⟩ ≤ ‖g‖·‖δ_t‖ ≤ ‖g‖η; the authors' MATLAB code
-    (DOGMA) compares the squared distance with η instead. η = 0: a row is projected only
-    when it lies in the span, where the projection is the row itself: the kernel perceptron.
+    What η bounds, ``threshold_on``: "norm" (default) tests ‖δ_t‖ ≤ η, the reading of the
+    mistake bound, where η enters through ⟨g, δ_t⟩ ≤ ‖g‖·‖δ_t‖ ≤ ‖g‖η; "squared_norm" tests
+    ‖δ_t‖² ≤ η, as the first author's own MATLAB code does (DOGMA, k_projectron_train.m and
+    k_projectron2_train.m; on Projectron++'s margin errors it also uses ‖δ_t‖²/η). The
+    paper's text was not at hand to settle which its Fig. 1 prints, so the default stays the
+    norm; the two coincide at η = 1 only for ‖δ_t‖ ∈ {0, 1}, and "squared_norm" with η equals
+    "norm" with √η on a mistake (not on a margin error, where η divides). η = 0: a row is
+    projected only when it lies in the span, where the projection is the row itself: the
+    kernel perceptron (either reading).
 
-    eta : float ≥ 0 (default 0.1). No budget: the pool is bounded through η (their
-    Theorem 2: finite for a continuous kernel on a compact domain). ``aux`` of the record:
-    ‖δ_t‖ when computed, else 0.
+    eta : float ≥ 0 (default 0.1). threshold_on : {"norm", "squared_norm"} (default
+    "norm"). No budget: the pool is bounded through η (their Theorem 2: finite for a
+    continuous kernel on a compact domain). ``aux`` of the record: ‖δ_t‖ (the norm, either
+    reading) when computed, else 0.
 """ + KERNEL_DOC
 
-    _layout = PROJECTRON_LAYOUT
+    _layout = _ThresholdLayout()
     _plus = 0.0
-    _parameter_constraints = {**KERNEL_FAMILY_CONSTRAINTS, "eta": _ETA}
+    _parameter_constraints = {**KERNEL_FAMILY_CONSTRAINTS, "eta": _ETA,
+                              "threshold_on": [StrOptions(set(THRESHOLDS))]}
 
     def __init__(self, eta=0.1, kernel="rbf", gamma=None, degree=3, coef0=0.0,
-                 fit_intercept=False, n_jobs=None):
+                 fit_intercept=False, n_jobs=None, threshold_on="norm"):
         self.eta = eta
+        self.threshold_on = threshold_on
         self.n_jobs = n_jobs
         self.kernel = kernel
         self.gamma = gamma
@@ -59,7 +80,10 @@ class Projectron(KernelExtraClassifier):
         return None
 
     def _own_hp_values(self):
-        return {"eta": self.eta, "plus": self._plus}
+        values = {"eta": self.eta, "plus": self._plus}
+        if self.threshold_on == "squared_norm":
+            values["squared"] = 1.0
+        return values
 
     def _extra_shape(self):
         return True, 1, 0  # K⁻¹ (cap × cap) and the scratch d*
@@ -90,9 +114,12 @@ class ProjectronPlusPlus(Projectron):
     η > 0: ℓ = 1 − y·f(x), ‖P k‖² = k_tᵀd* = ‖P_{t−1}k(x, ·)‖²; if ℓ − ‖δ_t‖/η > 0 and
     ‖P k‖² > 0, f ← f + τ·y·P_{t−1}k(x, ·) with τ = min(ℓ/‖P k‖², 2(ℓ − ‖δ_t‖/η)/‖P k‖², 1)
     (the largest step of their Theorem 4's condition, capped at 1). η = 0: no margin update
-    (‖δ_t‖/η is not defined; the span holds x only when ‖δ_t‖ = 0).
+    (‖δ_t‖/η is not defined; the span holds x only when ‖δ_t‖ = 0). With
+    ``threshold_on="squared_norm"`` ‖δ_t‖² replaces ‖δ_t‖ in the mistake test, the
+    margin-error test and τ (the authors' MATLAB code, see :class:`Projectron`).
 
-    eta : float ≥ 0 (default 0.1). No budget (bounded through η).
+    eta : float ≥ 0 (default 0.1). threshold_on : {"norm", "squared_norm"} (default
+    "norm"). No budget (bounded through η).
 """ + KERNEL_DOC
 
     _plus = 1.0

@@ -42,7 +42,8 @@ Algorithms and their parameters (defaults), budget, and ``Trace.extra``:
   stoptron                                 budget required
   kernel-norma                             eta (0.1), lam (0.01), rho (1.0), schedule
                                            ("constant"), tau (None); budget optional
-  projectron / projectron++                eta (0.1); budget None only; extra delta
+  projectron / projectron++                eta (0.1), threshold_on ("norm"); budget None
+                                           only; extra delta
   budget-pa                                C (1.0); budget required; extra removed [(step, row)]
   kernel-obpm                              N (100), tau (0.3), seed; budget optional;
                                            extra member_alphas, members_updated

@@ -63,7 +63,7 @@ def _projection(k, pool, t):
 
 
 def _projectron(plus):
-    def algorithm(k, y, budget=None, seed=0, eta=0.1):
+    def algorithm(k, y, budget=None, seed=0, eta=0.1, threshold_on="norm"):
         """Projectron (Orabona, Keshet & Caputo, "Bounded kernel-based online learning", JMLR 10,
         2009, Fig. 1) and Projectron++ (Fig. 2). δ_t = ‖P_{t−1}k(x_t, ·) − k(x_t, ·)‖ (a norm,
         not squared), computed from d* = K⁻¹k_t with K the pool's Gram matrix (solved directly).
@@ -76,10 +76,20 @@ def _projectron(plus):
         ℓ_t = 1 − y_t f(x_t), ‖P k‖² = k_tᵀd* (= k(x_t,x_t) − δ_t²); if ℓ_t − δ_t/η > 0 (never
         when η = 0) and ‖P k‖² > 0, α_S += τ_t y_t d* with
         τ_t = min(ℓ_t/‖P k‖², 2(ℓ_t − δ_t/η)/‖P k‖², 1) (the pool never grows on margin errors).
-        budget=None only (the pool is bounded by η through the paper's Theorem 2)."""
+        budget=None only (the pool is bounded by η through the paper's Theorem 2).
+        threshold_on="squared_norm": the squared distance δ_t² in place of δ_t in the
+        mistake test (δ_t² ≤ η), the margin-error test and τ (the first author's MATLAB
+        code, DOGMA); ``extra["delta"]`` stays the distance δ_t."""
         no_budget("projectron++" if plus else "projectron", budget)
         if eta < 0.0:
             raise ValueError("eta must be >= 0")
+        if threshold_on not in ("norm", "squared_norm"):
+            raise ValueError("threshold_on must be 'norm' or 'squared_norm'")
+
+        def measured(delta_sq):
+            """What η bounds: δ_t or δ_t²."""
+            return delta_sq if threshold_on == "squared_norm" else math.sqrt(delta_sq)
+
         pool, coef = [], []
         n = y.shape[0]
         scores, updated, sizes = np.zeros(n), np.zeros(n, bool), np.zeros(n, np.int64)
@@ -90,9 +100,8 @@ def _projectron(plus):
             m = y[t] * s
             if m <= 0.0:
                 d, delta_sq, _ = _projection(k, pool, t)
-                delta = math.sqrt(delta_sq)
-                deltas[t] = delta
-                if delta <= eta:
+                deltas[t] = math.sqrt(delta_sq)
+                if measured(delta_sq) <= eta:
                     if pool:
                         coef = [c + y[t] * di for c, di in zip(coef, d)]
                         updated[t] = True
@@ -102,12 +111,12 @@ def _projectron(plus):
                     updated[t] = True
             elif plus and m < 1.0 and eta > 0.0:
                 d, delta_sq, kt = _projection(k, pool, t)
-                delta = math.sqrt(delta_sq)
-                deltas[t] = delta
+                deltas[t] = math.sqrt(delta_sq)
                 loss = 1.0 - m
+                excess = loss - measured(delta_sq) / eta
                 pk = float(kt @ d)
-                if loss - delta / eta > 0.0 and pk > 0.0:
-                    step = min(loss / pk, 2.0 * (loss - delta / eta) / pk, 1.0)
+                if excess > 0.0 and pk > 0.0:
+                    step = min(loss / pk, 2.0 * excess / pk, 1.0)
                     coef = [c + step * y[t] * di for c, di in zip(coef, d)]
                     updated[t] = True
             sizes[t] = len(pool)

@@ -39,6 +39,10 @@ def _layout(rule, *extra):
 
 #: eta: the Projectron's threshold on ‖δ_t‖; plus: 1 for Projectron++.
 PROJECTRON_LAYOUT = _layout(PROJECTRON, "eta", "plus")
+#: The Projectron with ``threshold_on="squared_norm"``: its fields, then squared = 1 (η
+#: bounds ‖δ_t‖²). A layout of its own so that the default's layout, and with it the
+#: fingerprint of every file saved before the choice existed, stays as it was.
+PROJECTRON_SQUARED_LAYOUT = _layout(PROJECTRON, "eta", "plus", "squared")
 BUDGET_PA_LAYOUT = _layout(BUDGET_PA, "c")
 #: n_members: N; tau: the sub-stream probability; seed: the draws' seed.
 KERNEL_OBPM_LAYOUT = _layout(KERNEL_OBPM, "n_members", "tau", "seed")

@@ -12,12 +12,14 @@ from ..caching import jit
 from ..kernels.vector import INLINE, sign, sqnorm
 from ..layouts.kernel import ALPHA, HEADER, N_BLOCKS, SQNORM, KROW
 from ..layouts.kernel import KernelScal as KS
-from ..layouts.kernel_extra import BUDGET_PA_LAYOUT, PROJECTRON_LAYOUT
+from ..layouts.kernel_extra import (BUDGET_PA_LAYOUT, PROJECTRON_LAYOUT,
+                                     PROJECTRON_SQUARED_LAYOUT)
 from .csr_pool import capacity
 from .support_set import (FULL, MUST_GROW, append, base, kernel_row, kernel_value, replace,
                           room_for, slot_at)
 
 PHP = PROJECTRON_LAYOUT.hp
+SQUARED = int(PROJECTRON_SQUARED_LAYOUT.hp.SQUARED)  # past the default layout's fields
 BHP = BUDGET_PA_LAYOUT.hp
 INF = math.inf
 
@@ -95,7 +97,9 @@ def projectron_step(idx, val, y, vecs, ints, scal, hp, fast):
     x_t is stored with α = y and K⁻¹ grows. Projectron++, on a margin error 0 < y·f(x) < 1
     with η > 0: ℓ = 1 − y·f(x), ‖P k‖² = k_tᵀd*; if ℓ − ‖δ_t‖/η > 0 and ‖P k‖² > 0,
     α_S += τ·y·d*, τ = min(ℓ/‖P k‖², 2(ℓ − ‖δ_t‖/η)/‖P k‖², 1) (the pool never grows on a
-    margin error). ``aux``: ‖δ_t‖ when computed, else 0."""
+    margin error). With the squared reading (hp ``squared`` = 1, a field only the
+    ``threshold_on="squared_norm"`` layout has, so a shorter hp is the norm reading) ‖δ_t‖²
+    stands for ‖δ_t‖ in both tests and in τ. ``aux``: ‖δ_t‖ when computed, else 0."""
     xx = sqnorm(idx, val)
     if not math.isfinite(xx):
         return xx, 1.0, False, 0.0
@@ -105,6 +109,7 @@ def projectron_step(idx, val, y, vecs, ints, scal, hp, fast):
     n = int(scal[KS.N_STORED])
     margin = y * f
     eta = hp[PHP.ETA]
+    squared = hp.shape[0] > SQUARED and hp[SQUARED] != 0.0
     upd = False
     delta = 0.0
     if margin <= 0.0:
@@ -112,7 +117,7 @@ def projectron_step(idx, val, y, vecs, ints, scal, hp, fast):
         pk = _project(vecs, scal, n)
         delta2 = max(kxx - pk, 0.0)
         delta = math.sqrt(delta2)
-        if delta <= eta:
+        if (delta2 if squared else delta) <= eta:
             if n > 0:
                 _add_projection(vecs, scal, n, y)
                 upd = True
@@ -128,9 +133,10 @@ def projectron_step(idx, val, y, vecs, ints, scal, hp, fast):
     elif hp[PHP.PLUS] != 0.0 and margin < 1.0 and eta > 0.0:
         kxx = kernel_value(hp, vecs, xx, xx, xx)
         pk = _project(vecs, scal, n)
-        delta = math.sqrt(max(kxx - pk, 0.0))
+        delta2 = max(kxx - pk, 0.0)
+        delta = math.sqrt(delta2)
         loss = 1.0 - margin
-        excess = loss - delta / eta
+        excess = loss - (delta2 if squared else delta) / eta
         if excess > 0.0 and pk > 0.0:
             tau = min(loss / pk, 2.0 * excess / pk, 1.0)
             _add_projection(vecs, scal, n, tau * y)
