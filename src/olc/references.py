@@ -187,6 +187,12 @@ PAPERS = (
         "The Stoptron baseline (olc: stoptron); the Projectron and Projectron++ (olc: "
         "projectron, projectron++)."),
     Reference(
+        "orabona-dogma-2009", "Orabona 2009 (DOGMA)",
+        "Francesco Orabona. DOGMA: a MATLAB toolbox for online learning, 2009 "
+        "(k_projectron_train.m, k_projectron2_train.m).",
+        "The Projectron's threshold_on=\"squared_norm\": the authors' code compares "
+        "‖δ_t‖² with η (olc: projectron, projectron++)."),
+    Reference(
         "wang-vucetic-2010", "Wang & Vucetic 2010",
         "Zhuang Wang and Slobodan Vucetic. Online passive-aggressive algorithms on a budget. "
         "Proceedings of the 13th International Conference on Artificial Intelligence and "

@@ -52,7 +52,9 @@ class Projectron(KernelExtraClassifier):
     norm; the two coincide at η = 1 only for ‖δ_t‖ ∈ {0, 1}, and "squared_norm" with η equals
     "norm" with √η on a mistake (not on a margin error, where η divides). η = 0: a row is
     projected only when it lies in the span, where the projection is the row itself: the
-    kernel perceptron (either reading).
+    kernel perceptron (either reading). ‖δ_t‖ ≤ ‖k(x, ·)‖ = √k(x, x) (the empty pool's
+    span is {0}), so with k(x, x) ≤ 1 (RBF) η ≥ 1 never stores a row under either reading:
+    the pool stays empty, as the paper's Fig. 1 has it.
 
     eta : float ≥ 0 (default 0.1). threshold_on : {"norm", "squared_norm"} (default
     "norm"). No budget: the pool is bounded through η (their Theorem 2: finite for a

@@ -77,6 +77,19 @@ def test_squared_reading_is_the_norm_reading_at_the_root_of_eta(kernel):
         assert sq.n_support_[0] < same_eta.n_support_[0]  # the squared reading projects more
 
 
+@pytest.mark.parametrize("threshold_on", ["norm", "squared_norm"])
+@pytest.mark.parametrize("name", NAMES)
+def test_eta_one_never_stores_a_row_with_the_rbf_kernel(name, threshold_on):
+    """‖δ_t‖ ≤ √k(x, x) = 1 for RBF, so η = 1 projects every mistake (onto the empty span:
+    nothing changes) under either reading; just below 1 rows are stored."""
+    X, y = stream(10, n=60)
+    never = olc.make(name, eta=1.0, gamma=0.5, threshold_on=threshold_on).fit(X, y)
+    assert never.n_support_[0] == 0
+    assert np.all(never.decision_function(X) == 0.0)
+    some = olc.make(name, eta=0.99, gamma=0.5, threshold_on=threshold_on).fit(X, y)
+    assert some.n_support_[0] > 0
+
+
 def test_the_default_reading_keeps_the_layout_files_were_saved_with():
     """The fingerprint of the Projectrons' layout before ``threshold_on`` existed (olc's
     model files carry it): the default reading keeps it, the squared one has its own."""
