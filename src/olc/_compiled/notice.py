@@ -19,7 +19,7 @@ from .rule_ids import FAMILIES
 ESTIMATED_SECONDS = {
     "linear": 23, "omm": 22, "regularized": 51, "experts": 13, "margin": 30,
     "omm_variants": 56, "bayes_point": 27, "sgd": 25, "second_order": 22, "regression": 14,
-    "multiclass_pa": 8, "kernel": 40,
+    "multiclass_pa": 8, "kernel": 40, "kernel_extra": 91, "nystrom": 47, "feature_map": 10,
 }
 # The share of that an entry takes (same measurement): the first run loop compiled in a
 # process also compiles the family's rule code for its rows (dense 0.23-0.59, CSR 0.17-0.46
