@@ -9,7 +9,7 @@ import numpy as np
 
 from .._compiled.layouts.feature_map import (FOGD_LAYOUT, OFFSET, W, Z, FeatureMapScal,
                                             block, n_scalars)
-from ._framework.classifier import OnlineLinearClassifier
+from ._framework.classifier import N_JOBS_CONSTRAINT, OnlineLinearClassifier
 from ._framework.constraints import Interval
 from ._framework.validation import SEED_LIMIT
 
@@ -32,6 +32,8 @@ class FOGD(OnlineLinearClassifier):
     (default 100, RBFSampler's).
     gamma : float > 0 or None (default None: 1/n_features, as the kernel learners).
     fit_intercept : bool (default False). seed : int in [0, 2**53) (default 0).
+    n_jobs : int or None: threads for K ≥ 3 classes one-vs-rest, each learning a group of
+    classes (joblib's semantics; results bit for bit those of one thread).
 
     Fitted attributes: ``coef_`` (1, D), the weights over the D features, and
     ``intercept_``; ``random_weights_`` Ω and ``random_offset_`` b (RBFSampler's names: the
@@ -49,10 +51,13 @@ class FOGD(OnlineLinearClassifier):
         "gamma": [Interval(Real, 0, None, closed="neither"), None],
         "fit_intercept": ["boolean"],
         "seed": [Interval(Integral, 0, SEED_LIMIT, closed="left")],
+        "n_jobs": N_JOBS_CONSTRAINT,
     }
 
-    def __init__(self, eta=0.5, n_components=100, gamma=None, fit_intercept=False, seed=0):
+    def __init__(self, eta=0.5, n_components=100, gamma=None, fit_intercept=False, seed=0,
+                 n_jobs=None):
         self.eta = eta
+        self.n_jobs = n_jobs
         self.n_components = n_components
         self.gamma = gamma
         self.fit_intercept = fit_intercept

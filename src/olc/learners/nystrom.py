@@ -13,7 +13,7 @@ from .._compiled.layouts.nystrom import (EXTRA_SHAPE, MAPPED_CONSTANT, NOGD_LAYO
                                         W_ROW, Z_ROW)
 from ._framework.constraints import Interval
 from ._framework.kernel_extra_model import KernelExtraClassifier
-from ._framework.kernel_model import KERNEL_CONSTRAINTS, KERNEL_DOC
+from ._framework.kernel_model import KERNEL_DOC, KERNEL_FAMILY_CONSTRAINTS
 from ._framework.validation import InputError
 
 __all__ = ["NOGD"]
@@ -51,14 +51,15 @@ class NOGD(KernelExtraClassifier):
 """ + KERNEL_DOC
 
     _layout = NOGD_LAYOUT
-    _parameter_constraints = {**KERNEL_CONSTRAINTS,
+    _parameter_constraints = {**KERNEL_FAMILY_CONSTRAINTS,
                               "eta": [Interval(Real, 0, None, closed="neither")],
                               "budget": [Interval(Integral, 1, None, closed="left")],
                               "rank": [Interval(Integral, 1, None, closed="left"), None]}
 
     def __init__(self, eta=0.5, budget=100, rank=None, kernel="rbf", gamma=None, degree=3,
-                 coef0=0.0, fit_intercept=False):
+                 coef0=0.0, fit_intercept=False, n_jobs=None):
         self.eta = eta
+        self.n_jobs = n_jobs
         self.budget = budget
         self.rank = rank
         self.kernel = kernel

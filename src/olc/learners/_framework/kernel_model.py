@@ -55,7 +55,7 @@ KERNEL_DOC = """
 
     n_jobs : int or None (the ``kernel`` family's learners: kernel perceptron, stoptron,
         randomized budget perceptron, kernel PA family, regularized and L2-constrained PA,
-        Forgetron, NORMA; and Projectron, Projectron++, budget PA, kernel OBPM): threads for
+        Forgetron, NORMA; Projectron, Projectron++, budget PA, kernel OBPM; NOGD): threads for
         K ≥ 3 classes one-vs-rest, each learning a group of classes' pools (joblib's
         semantics; results bit for bit those of one thread).
 
