@@ -49,12 +49,12 @@ class Projectron(KernelExtraClassifier):
     ‖δ_t‖² ≤ η, as the first author's own MATLAB code does (DOGMA, k_projectron_train.m and
     k_projectron2_train.m; on Projectron++'s margin errors it also uses ‖δ_t‖²/η). The
     paper's text was not at hand to settle which its Fig. 1 prints, so the default stays the
-    norm; the two coincide at η = 1 only for ‖δ_t‖ ∈ {0, 1}, and "squared_norm" with η equals
-    "norm" with √η on a mistake (not on a margin error, where η divides). η = 0: a row is
+    norm. On a mistake "squared_norm" with η is "norm" with √η (the same at η = 1); on a
+    Projectron++ margin error it is not (‖δ_t‖²/η against ‖δ_t‖/η). η = 0: a row is
     projected only when it lies in the span, where the projection is the row itself: the
     kernel perceptron (either reading). ‖δ_t‖ ≤ ‖k(x, ·)‖ = √k(x, x) (the empty pool's
     span is {0}), so with k(x, x) ≤ 1 (RBF) η ≥ 1 never stores a row under either reading:
-    the pool stays empty, as the paper's Fig. 1 has it.
+    the pool stays empty (DOGMA's code behaves the same).
 
     eta : float ≥ 0 (default 0.1). threshold_on : {"norm", "squared_norm"} (default
     "norm"). No budget: the pool is bounded through η (their Theorem 2: finite for a
