@@ -26,6 +26,8 @@ from ..rule_ids import (FORGETRON, KERNEL_L2_CONSTRAINED_PA, KERNEL_NORMA, KERNE
                         KERNEL_PERCEPTRON, KERNEL_REGULARIZED_PA, RANDOMIZED_BUDGET_PERCEPTRON,
                         STOPTRON)
 from .kernel_regularized import forgetron_step, l2_pa_step, norma_step, regularized_pa_step
+# the one-vs-rest loops' shared kernel rows (``loops/kernel_ovr.py``): among the family's sources
+from .kernel_shared import share_row  # noqa: F401
 from .support_set import (FULL, MUST_GROW, append, clear_scratch, kernel_row, kernel_value,
                           replace, room, room_for)
 
@@ -33,6 +35,7 @@ PAHP = KERNEL_PA_LAYOUT.hp
 RBPHP = RANDOMIZED_BUDGET_PERCEPTRON_LAYOUT.hp
 C, VARIANT, SEED = PAHP.C, PAHP.VARIANT, RBPHP.SEED
 INF = math.inf
+FILLED = True  # the marker of a filled pool (vecs, ints, FILLED): ``support_set.is_filled``
 
 
 @jit(inline=INLINE)
@@ -123,12 +126,25 @@ def _self_kernel(hp, vecs, xx):
     return kernel_value(hp, vecs, xx, xx, xx)
 
 
-@jit()
-def family_score(rule, idx, val, vecs, ints, scal, hp, fast):
-    pool = (vecs, ints)  # the pool by feature, or the CSR pool (support_set)
+@jit(inline=INLINE)
+def _score_on(rule, idx, val, pool, ints, scal, hp, fast):
     f = kernel_score(idx, val, pool, ints, scal, hp, fast)
     clear_scratch(pool, scal)
     return f
+
+
+@jit()
+def family_score(rule, idx, val, vecs, ints, scal, hp, fast):
+    """The rules receive the pool (vecs, ints) as ``vecs`` (the pool by feature, or the CSR
+    pool: ``support_set``)."""
+    return _score_on(rule, idx, val, (vecs, ints), ints, scal, hp, fast)
+
+
+@jit()
+def filled_score(rule, idx, val, vecs, ints, scal, hp, fast):
+    """:func:`family_score` with KROW already holding x's kernel row (a filled pool,
+    ``support_set.is_filled``: one-vs-rest's shared kernel rows, ``rules/kernel_shared.py``)."""
+    return _score_on(rule, idx, val, (vecs, ints, FILLED), ints, scal, hp, fast)
 
 
 @jit(inline=INLINE)
@@ -138,10 +154,8 @@ def _cleared(vecs, scal, result):
     return result
 
 
-@jit()
-def family_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
-    """The rules receive the pool (vecs, ints) as ``vecs`` (``support_set``)."""
-    pool = (vecs, ints)
+@jit(inline=INLINE)
+def _step_on(rule, idx, val, y, pool, ints, scal, hp, fast):
     if rule == KERNEL_PA:
         return _cleared(pool, scal, pa_step(idx, val, y, pool, ints, scal, hp, fast))
     if rule == KERNEL_REGULARIZED_PA:
@@ -157,3 +171,16 @@ def family_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
         return _cleared(pool, scal,
                         perceptron_step(idx, val, y, pool, ints, scal, hp, fast, rule))
     raise ValueError("unknown rule id in the kernel family")
+
+
+@jit()
+def family_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
+    """The rules receive the pool (vecs, ints) as ``vecs`` (``support_set``)."""
+    return _step_on(rule, idx, val, y, (vecs, ints), ints, scal, hp, fast)
+
+
+@jit()
+def filled_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
+    """:func:`family_step` with KROW already holding x's kernel row (as :func:`filled_score`):
+    the rule's step is otherwise the same code, on the same state."""
+    return _step_on(rule, idx, val, y, (vecs, ints, FILLED), ints, scal, hp, fast)
