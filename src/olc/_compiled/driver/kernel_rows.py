@@ -23,6 +23,10 @@ from ..rule_ids import family_of
 #: Whether one-vs-rest shares the kernel rows when the guard allows. A module attribute: the
 #: tests and the benchmark set it False to run the per-class path on the same states.
 SHARE = True
+#: Sharing pays on a row when the classes' kernel rows hold at least this many times the
+#: dots the shared row computes (``loops/kernel_ovr.py``; the merge costs the rest), measured
+#: (``benchmarks/kernel_ovr_sharing.py``). 0: always share (the tests).
+SHARE_GAIN = 1.5
 
 
 def shares_rows(rule, vecs, ints, scal):
@@ -68,9 +72,10 @@ def runner(rule, X, labels, order, start, stop, fast):
         if X.sparse:
             return loops.run_csr_shared(rule, X.data, X.indices, X.indptr, labels, order,
                                         start, stop, state, hp, fast, record, scratch,
-                                        learned, first_class)
+                                        float(SHARE_GAIN), learned, first_class)
         return loops.run_dense_shared(rule, X.dense, labels, order, start, stop, state, hp,
-                                      fast, record, scratch, learned, first_class)
+                                      fast, record, scratch, float(SHARE_GAIN), learned,
+                                      first_class)
     return run
 
 
@@ -82,7 +87,8 @@ def decision_values_shared(rule, X, vecs, ints, scal, hp):
     state, scratch = (vecs, ints, scal), _scratch(scal)
     if X.sparse:
         bad = loops.score_csr_shared(rule, X.data, X.indices, X.indptr, state, hp, fast,
-                                     scratch, out)
+                                     scratch, float(SHARE_GAIN), out)
     else:
-        bad = loops.score_dense_shared(rule, X.dense, state, hp, fast, scratch, out)
+        bad = loops.score_dense_shared(rule, X.dense, state, hp, fast, scratch,
+                                       float(SHARE_GAIN), out)
     return out, int(bad)

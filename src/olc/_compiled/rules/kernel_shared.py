@@ -23,6 +23,11 @@ from ..layouts.kernel import KernelScal as KS
 from .csr_pool import _starts, pool_dots
 from .support_set import _transform, base, gamma
 
+#: A missing slot's dot read by gathering (the pool by feature: P[j, s] for scattered s)
+#: costs about this many of the whole row's contiguous, vectorized ones: with more than
+#: n/GATHER_COST missing slots the class computes its whole row (the same values).
+GATHER_COST = 4
+
 # Called, not IR-inlined: compiled apart for each row type (``csr_pool.CALLED``).
 CALLED = "never"
 
@@ -76,13 +81,15 @@ def _missing_dots_csr(idx, val, V, slots, m, acc):
 
 @jit(inline=INLINE)
 def _fill_missing(idx, val, xx, P, scal, hp, kr, n, slots, m, acc, sq_m):
-    """KROW of the m missing slots; all of them (m = n): the whole row, as kernel_row."""
+    """KROW of the m missing slots; of all n (as kernel_row) when gathering would cost more.
+    Returns the work done, in units of one contiguous slot's dot."""
     sq = scal[base(P, SQNORM):base(P, SQNORM) + n]
-    if m == n:
+    csr = P[1].shape[0] > 0
+    if m == n or (not csr and m * GATHER_COST >= n):  # the whole row (contiguous) is cheaper
         pool_dots(idx, val, P, kr, n)
         _transform(hp, gamma(hp, P), kr, sq, xx, n)
-        return
-    if P[1].shape[0] > 0:
+        return n
+    if csr:
         _missing_dots_csr(idx, val, P[0][:, 0], slots, m, acc)
     else:
         _missing_dots_by_feature(idx, val, P[0], slots, m, acc)
@@ -91,6 +98,7 @@ def _fill_missing(idx, val, xx, P, scal, hp, kr, n, slots, m, acc, sq_m):
     _transform(hp, gamma(hp, P), acc, sq_m, xx, m)
     for i in range(m):
         kr[slots[i]] = acc[i]
+    return m if csr else m * GATHER_COST
 
 
 @jit(inline=CALLED)
@@ -129,8 +137,9 @@ def share_row(idx, val, xx, P, scal, hp, born_in, k_in, n_in, born_out, k_out, s
         k_out[u] = k_in[i]
         u += 1
         i += 1
+    work = 0
     if m > 0:
-        _fill_missing(idx, val, xx, P, scal, hp, kr, n, slots, m, acc, sq_m)
+        work = _fill_missing(idx, val, xx, P, scal, hp, kr, n, slots, m, acc, sq_m)
         for q in range(m):
             k_out[positions[q]] = kr[slots[q]]
-    return u
+    return u, work
