@@ -8,9 +8,11 @@ increasing along ORDER (what the merge relies on; true of every state the rules 
 so that a hand-edited file falls back rather than mixing rows). Otherwise, or with
 :data:`SHARE` off, the classes compute their own kernel rows (``loops/one_vs_rest.py``).
 
-``n_jobs`` is not used here: the shared values are per example, so groups of classes on
-threads would need to meet at every row. Measured (``benchmarks/kernel_ovr_sharing.py``,
-docs/architecture.md): one thread sharing beats two threads computing each class's row.
+``n_jobs`` > 1: groups of classes on threads (``k_class._run_groups``), each group sharing
+its kernel rows among its own classes (sharing across threads would need them to meet at
+every row). Measured (``benchmarks/kernel_ovr_sharing.py``, docs/architecture.md): on USPS,
+two threads (shared within groups or not) beat one thread sharing all ten classes, and
+sharing within the groups costs nothing against not sharing.
 """
 import numpy as np
 

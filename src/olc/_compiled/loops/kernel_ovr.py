@@ -6,7 +6,9 @@ only (``loader.KERNEL_OVR``), with the entries, state bundle, record and ``learn
 Row-outer for dense and CSR rows alike (the shared values are per example): per row,
 x's ‖x‖², then for c = 0..K−1 ``share_row`` fills class c's KROW (from the values the
 classes before it computed, the rest from its own pool) and class c's step runs on its
-filled pool (``rules/kernel.filled_step``). ``scratch``: the merge's buffers — two (BORN, k)
+filled pool (``rules/kernel.filled_step``). Where sharing does not pay (the pools overlap
+little: the merge then costs more than it saves), a row runs each class's own step
+(``family_step``, its own kernel row) instead: the same bits either way (PROBE_EVERY). ``scratch``: the merge's buffers — two (BORN, k)
 lists of Σ_c capacity entries each (the classes alternate which is read and which written)
 and (slots, positions, acc, sq) of one capacity.
 
