@@ -27,8 +27,14 @@ from ..rule_ids import family_of
 SHARE = True
 #: Sharing pays on a row when the classes' kernel rows hold at least this many times the
 #: dots the shared row computes (``loops/kernel_ovr.py``; the merge costs the rest), measured
-#: (``benchmarks/kernel_ovr_sharing.py``). 0: always share (the tests).
+#: (``benchmarks/kernel_ovr_sharing.py``) for the pool by feature, whose own row is one
+#: contiguous vectorized sweep, and a missing slot's a gather. The CSR pool's dots are per
+#: slot either way: it always shares (measured faster or even). 0: always share (the tests).
 SHARE_GAIN = 1.5
+
+
+def _gain(ints):
+    return 0.0 if ints.shape[-1] > 0 else float(SHARE_GAIN)
 
 
 def shares_rows(rule, vecs, ints, scal):
@@ -70,13 +76,13 @@ def runner(rule, X, labels, order, start, stop, fast):
 
     def run(state, hp, record, extra):
         _, learned, first_class = extra
-        scratch = _scratch(state[2])
+        scratch, gain = _scratch(state[2]), _gain(state[1])
         if X.sparse:
             return loops.run_csr_shared(rule, X.data, X.indices, X.indptr, labels, order,
                                         start, stop, state, hp, fast, record, scratch,
-                                        float(SHARE_GAIN), learned, first_class)
+                                        gain, learned, first_class)
         return loops.run_dense_shared(rule, X.dense, labels, order, start, stop, state, hp,
-                                      fast, record, scratch, float(SHARE_GAIN), learned,
+                                      fast, record, scratch, gain, learned,
                                       first_class)
     return run
 
@@ -89,8 +95,8 @@ def decision_values_shared(rule, X, vecs, ints, scal, hp):
     state, scratch = (vecs, ints, scal), _scratch(scal)
     if X.sparse:
         bad = loops.score_csr_shared(rule, X.data, X.indices, X.indptr, state, hp, fast,
-                                     scratch, float(SHARE_GAIN), out)
+                                     scratch, _gain(ints), out)
     else:
         bad = loops.score_dense_shared(rule, X.dense, state, hp, fast, scratch,
-                                       float(SHARE_GAIN), out)
+                                       _gain(ints), out)
     return out, int(bad)
