@@ -15,6 +15,9 @@ budget perceptron and the kernel PA, PA-I, PA-II; the regularized ones are in
 """
 import math
 
+from numba import types
+from numba.extending import overload
+
 from ..caching import jit
 from ..kernels.random import uniform
 from ..kernels.vector import INLINE, sign, sqnorm
@@ -126,25 +129,26 @@ def _self_kernel(hp, vecs, xx):
     return kernel_value(hp, vecs, xx, xx, xx)
 
 
-@jit(inline=INLINE)
-def _score_on(rule, idx, val, pool, ints, scal, hp, fast):
-    f = kernel_score(idx, val, pool, ints, scal, hp, fast)
-    clear_scratch(pool, scal)
-    return f
+def pool_of(vecs, ints):  # pragma: no cover - compiled only
+    raise NotImplementedError
+
+
+@overload(pool_of, inline="always")
+def _pool_of(vecs, ints):
+    """The pool the rules receive as ``vecs``: (vecs, ints) (``support_set``), or, when
+    ``vecs`` comes as (vecs, FILLED), the filled pool (vecs, ints, FILLED) whose KROW already
+    holds x's kernel row (``support_set.is_filled``): decided by the type."""
+    if isinstance(vecs, types.BaseTuple):
+        return lambda vecs, ints: (vecs[0], ints, vecs[1])
+    return lambda vecs, ints: (vecs, ints)
 
 
 @jit()
 def family_score(rule, idx, val, vecs, ints, scal, hp, fast):
-    """The rules receive the pool (vecs, ints) as ``vecs`` (the pool by feature, or the CSR
-    pool: ``support_set``)."""
-    return _score_on(rule, idx, val, (vecs, ints), ints, scal, hp, fast)
-
-
-@jit()
-def filled_score(rule, idx, val, vecs, ints, scal, hp, fast):
-    """:func:`family_score` with KROW already holding x's kernel row (a filled pool,
-    ``support_set.is_filled``: one-vs-rest's shared kernel rows, ``rules/kernel_shared.py``)."""
-    return _score_on(rule, idx, val, (vecs, ints, FILLED), ints, scal, hp, fast)
+    pool = pool_of(vecs, ints)
+    f = kernel_score(idx, val, pool, ints, scal, hp, fast)
+    clear_scratch(pool, scal)
+    return f
 
 
 @jit(inline=INLINE)
@@ -154,8 +158,10 @@ def _cleared(vecs, scal, result):
     return result
 
 
-@jit(inline=INLINE)
-def _step_on(rule, idx, val, y, pool, ints, scal, hp, fast):
+@jit()
+def family_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
+    """The rules receive the pool (:func:`pool_of`) as ``vecs``."""
+    pool = pool_of(vecs, ints)
     if rule == KERNEL_PA:
         return _cleared(pool, scal, pa_step(idx, val, y, pool, ints, scal, hp, fast))
     if rule == KERNEL_REGULARIZED_PA:
@@ -173,14 +179,14 @@ def _step_on(rule, idx, val, y, pool, ints, scal, hp, fast):
     raise ValueError("unknown rule id in the kernel family")
 
 
-@jit()
-def family_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
-    """The rules receive the pool (vecs, ints) as ``vecs`` (``support_set``)."""
-    return _step_on(rule, idx, val, y, (vecs, ints), ints, scal, hp, fast)
-
-
-@jit()
+@jit(inline=INLINE)
 def filled_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
-    """:func:`family_step` with KROW already holding x's kernel row (as :func:`filled_score`):
-    the rule's step is otherwise the same code, on the same state."""
-    return _step_on(rule, idx, val, y, (vecs, ints, FILLED), ints, scal, hp, fast)
+    """:func:`family_step` with KROW already holding x's kernel row (one-vs-rest's shared
+    kernel rows, ``rules/kernel_shared.py``): the same rule code, on the same state."""
+    return family_step(rule, idx, val, y, (vecs, FILLED), ints, scal, hp, fast)
+
+
+@jit(inline=INLINE)
+def filled_score(rule, idx, val, vecs, ints, scal, hp, fast):
+    """:func:`family_score` with KROW already holding x's kernel row."""
+    return family_score(rule, idx, val, (vecs, FILLED), ints, scal, hp, fast)
