@@ -56,6 +56,11 @@ MULTICLASS = Template("multiclass", LOOP_ENTRIES, ("loops/multiclass.py",), "")
 ONE_VS_REST = Template("one_vs_rest", ("run_dense_ovr", "run_csr_ovr", "score_dense_ovr",
                                        "score_csr_ovr"),
                        ("loops/one_vs_rest.py",), "one-vs-rest")
+#: The ``kernel`` family's one-vs-rest with one kernel row per example for the K classes
+#: (``driver/kernel_rows.py``).
+KERNEL_OVR = Template("kernel_ovr", ("run_dense_shared", "run_csr_shared", "score_dense_shared",
+                                     "score_csr_shared"),
+                      ("loops/kernel_ovr.py",), "one-vs-rest, shared kernel rows")
 #: One example at a time (River's ``learn_one`` / ``predict_one``).
 ONE_ROW = Template("one_row", ("learn_one", "learn_row", "score_one"),
                    ("loops/one_row.py", "loops/one_row_state.py"),

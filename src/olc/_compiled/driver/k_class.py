@@ -15,6 +15,7 @@ from ..layouts.multiclass_pa import compiled_view
 from ..rule_ids import family_of
 from ..._util.jobs import groups
 from ..loops.codes import OK
+from . import kernel_rows
 from .inputs import readonly
 
 #: Stream positions per block of the one-vs-rest CSR loop, which learns class by class within
@@ -68,6 +69,17 @@ def run_online_ovr(rule, X, labels, order, start, stop, vecs, ints, scal, hp, ou
     order = readonly(np.ascontiguousarray(order, dtype=np.int64))
     n_classes = vecs.shape[0]
     multiclass = family_of(rule).multiclass
+    if not multiclass and kernel_rows.shares_rows(rule, vecs, ints, scal):
+        # one kernel row per example for the classes of each group (one group per thread)
+        learned = np.full(n_classes, stop, dtype=np.int64)
+        run = kernel_rows.runner(rule, X, labels, order, start, stop, fast)
+        threads = ovr_threads(n_jobs, n_classes, stop - start)
+        if threads > 1:
+            reached, cls, status = _run_groups(run, (vecs, ints, scal), hp, record, threads,
+                                               learned, start)
+        else:
+            reached, cls, status = run((vecs, ints, scal), hp, record, (0, learned, 0))
+        return int(reached), int(cls), int(status), learned
     if multiclass:  # (W, by_feature), and the rule's scratch
         state, extra, learned = compiled_view(vecs) + (ints, scal), (np.zeros(n_classes),), None
     else:
@@ -146,6 +158,8 @@ def _run_groups(run, state, hp, record, n_threads, learned, start):
 def decision_values_ovr(rule, X, vecs, ints, scal, hp):
     """(n, K) decision values of the K learners for a LoopInput; returns (values, first bad
     row or -1)."""
+    if kernel_rows.shares_rows(rule, vecs, ints, scal):
+        return kernel_rows.decision_values_shared(rule, X, vecs, ints, scal, hp)
     out = np.empty((X.n_rows, vecs.shape[0]))
     fast = not strict_arithmetic()
     score_dense, score_csr = _k_class_loops(rule)[2:]

@@ -1,10 +1,9 @@
 """The CSR pool's compiled part (layout: ``layouts/kernel_csr.py``), used by ``support_set``.
 
-``support_set`` takes the pool as P: a (vecs, ints) tuple in the ``kernel`` family (the
-pool by feature when ints is empty, the CSR pool when ints = [1]), a bare ``vecs`` array in
-the families that keep only the pool by feature (``kernel_extra``, ``nystrom``): the pool's
-operations here (``capacity``, ``pool_dots``, ``pool_write``, …) are overloaded on that
-type, so those families compile no CSR code at all.
+``support_set`` takes the pool as P: a (vecs, ints) tuple in the ``kernel``,
+``kernel_extra`` and ``nystrom`` families (the pool by feature when ints is empty, the CSR
+pool when ints = [1]) or a bare block: the pool's operations here (``capacity``,
+``pool_dots``, ``pool_write``, …) are overloaded on that type.
 
 Kernel row of a CSR row x: x scattered into WORK (O(nnz(x))), each stored row's dot
 Σ_q v_q·WORK[i_q] (O(nnz_s)), WORK cleared again. Each dot adds the products of the

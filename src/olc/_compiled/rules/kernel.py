@@ -15,6 +15,9 @@ budget perceptron and the kernel PA, PA-I, PA-II; the regularized ones are in
 """
 import math
 
+from numba import types
+from numba.extending import overload
+
 from ..caching import jit
 from ..kernels.random import uniform
 from ..kernels.vector import INLINE, sign, sqnorm
@@ -26,6 +29,8 @@ from ..rule_ids import (FORGETRON, KERNEL_L2_CONSTRAINED_PA, KERNEL_NORMA, KERNE
                         KERNEL_PERCEPTRON, KERNEL_REGULARIZED_PA, RANDOMIZED_BUDGET_PERCEPTRON,
                         STOPTRON)
 from .kernel_regularized import forgetron_step, l2_pa_step, norma_step, regularized_pa_step
+# the one-vs-rest loops' shared kernel rows (``loops/kernel_ovr.py``): among the family's sources
+from .kernel_shared import share_row  # noqa: F401
 from .support_set import (FULL, MUST_GROW, append, clear_scratch, kernel_row, kernel_value,
                           replace, room, room_for)
 
@@ -33,6 +38,7 @@ PAHP = KERNEL_PA_LAYOUT.hp
 RBPHP = RANDOMIZED_BUDGET_PERCEPTRON_LAYOUT.hp
 C, VARIANT, SEED = PAHP.C, PAHP.VARIANT, RBPHP.SEED
 INF = math.inf
+FILLED = True  # the marker of a filled pool (vecs, ints, FILLED): ``support_set.is_filled``
 
 
 @jit(inline=INLINE)
@@ -123,9 +129,23 @@ def _self_kernel(hp, vecs, xx):
     return kernel_value(hp, vecs, xx, xx, xx)
 
 
+def pool_of(vecs, ints):  # pragma: no cover - compiled only
+    raise NotImplementedError
+
+
+@overload(pool_of, inline="always")
+def _pool_of(vecs, ints):
+    """The pool the rules receive as ``vecs``: (vecs, ints) (``support_set``), or, when
+    ``vecs`` comes as (vecs, FILLED), the filled pool (vecs, ints, FILLED) whose KROW already
+    holds x's kernel row (``support_set.is_filled``): decided by the type."""
+    if isinstance(vecs, types.BaseTuple):
+        return lambda vecs, ints: (vecs[0], ints, vecs[1])
+    return lambda vecs, ints: (vecs, ints)
+
+
 @jit()
 def family_score(rule, idx, val, vecs, ints, scal, hp, fast):
-    pool = (vecs, ints)  # the pool by feature, or the CSR pool (support_set)
+    pool = pool_of(vecs, ints)
     f = kernel_score(idx, val, pool, ints, scal, hp, fast)
     clear_scratch(pool, scal)
     return f
@@ -140,8 +160,8 @@ def _cleared(vecs, scal, result):
 
 @jit()
 def family_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
-    """The rules receive the pool (vecs, ints) as ``vecs`` (``support_set``)."""
-    pool = (vecs, ints)
+    """The rules receive the pool (:func:`pool_of`) as ``vecs``."""
+    pool = pool_of(vecs, ints)
     if rule == KERNEL_PA:
         return _cleared(pool, scal, pa_step(idx, val, y, pool, ints, scal, hp, fast))
     if rule == KERNEL_REGULARIZED_PA:
@@ -157,3 +177,16 @@ def family_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
         return _cleared(pool, scal,
                         perceptron_step(idx, val, y, pool, ints, scal, hp, fast, rule))
     raise ValueError("unknown rule id in the kernel family")
+
+
+@jit(inline=INLINE)
+def filled_step(rule, idx, val, y, vecs, ints, scal, hp, fast):
+    """:func:`family_step` with KROW already holding x's kernel row (one-vs-rest's shared
+    kernel rows, ``rules/kernel_shared.py``): the same rule code, on the same state."""
+    return family_step(rule, idx, val, y, (vecs, FILLED), ints, scal, hp, fast)
+
+
+@jit(inline=INLINE)
+def filled_score(rule, idx, val, vecs, ints, scal, hp, fast):
+    """:func:`family_score` with KROW already holding x's kernel row."""
+    return family_score(rule, idx, val, (vecs, FILLED), ints, scal, hp, fast)

@@ -2,7 +2,7 @@
 stored rows x_s, their squared norms, their coefficients a_s and a global scale S, so that
 f(x) = S·Σ_s a_s k(x_s, x). The rows are stored by feature in a (d, cap) block, or as a CSR
 slab (``layouts/kernel_csr.py``, ``csr_pool``); P is the pool: (vecs, ints) in the
-``kernel`` family, the bare (d, cap) block in the families that keep only that one.
+``kernel``, ``kernel_extra`` and ``nystrom`` families.
 
 Per row, :func:`kernel_row` computes the kernel row k(x_s, x) of the n slots once (into the
 KROW scratch block), which the rule then reads as often as it needs: O(n·nnz(x)) for a CSR row
@@ -25,7 +25,7 @@ import math
 import numba as nb
 from llvmlite import ir
 from numba import types
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 from ..caching import jit
 from ..kernels.vector import COLD, INLINE, _dense_dot_reassoc, _dense_dot_strict
@@ -142,13 +142,36 @@ def _weighted_sum(al, kr, fast):
     return _dense_dot_strict(al, kr)
 
 
+def is_filled(P):
+    """Whether P is a *filled* pool, (vecs, ints, marker): its KROW already holds the kernel
+    row of the row in hand (one-vs-rest computes it once for every class,
+    ``rules/kernel_shared.py``), so :func:`kernel_row` only weighs it. Decided by P's type,
+    at compile time."""
+    return isinstance(P, types.BaseTuple) and len(P.types) == 3
+
+
+def fill_row(idx, val, xx, P, kr, sq, hp, n):  # pragma: no cover - compiled only
+    raise NotImplementedError
+
+
+@overload(fill_row)  # not IR-inlined: the inlined copy trips numba's scope check
+def _fill_row(idx, val, xx, P, kr, sq, hp, n):
+    if is_filled(P):
+        return lambda idx, val, xx, P, kr, sq, hp, n: None
+
+    def impl(idx, val, xx, P, kr, sq, hp, n):
+        pool_dots(idx, val, P, kr, n)
+        _transform(hp, gamma(hp, P), kr, sq, xx, n)
+    return impl
+
+
 @jit(inline=INLINE)
 def kernel_row(idx, val, xx, P, scal, hp, fast):
-    """Fill KROW with k(x_s, x) for the n stored rows; returns f(x) = S·Σ a_s k(x_s, x)."""
+    """Fill KROW with k(x_s, x) for the n stored rows (a filled pool's is filled already:
+    :func:`is_filled`); returns f(x) = S·Σ a_s k(x_s, x)."""
     n = int(scal[N])
     kr = scal[base(P, KROW):base(P, KROW) + n]
-    pool_dots(idx, val, P, kr, n)
-    _transform(hp, gamma(hp, P), kr, scal[base(P, SQNORM):base(P, SQNORM) + n], xx, n)
+    fill_row(idx, val, xx, P, kr, scal[base(P, SQNORM):base(P, SQNORM) + n], hp, n)
     return scal[SCALE] * _weighted_sum(scal[base(P, ALPHA):base(P, ALPHA) + n], kr, fast)
 
 
