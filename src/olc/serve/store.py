@@ -39,6 +39,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .checkpoints import LOG_SIZE_LIMIT, Checkpointer
+
 __all__ = ["Batch", "Store", "StoreError", "decode_rows", "encode_rows"]
 
 # Prediction ids of one block: a block is reserved per start of a model's host, so ids are
@@ -114,6 +116,8 @@ def decode_rows(layout, n_rows, n_cols, data, indices, indptr):
 class Store:
     """The SQLite database of a store folder (``store.sqlite3``) and its ``snapshots/``."""
 
+    checkpoint_seconds = 0.5  # between the write-ahead log's checkpoints (``checkpoints``)
+
     def __init__(self, folder, durable=True, pending_ttl=0.0, idempotency_ttl=0.0,
                  clock=time.time):
         self.pending_ttl = pending_ttl
@@ -134,12 +138,16 @@ class Store:
             if check != "ok":
                 raise sqlite3.DatabaseError(check)
             self.db.executescript(SCHEMA)
+            self.db.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints.Checkpointer's
+            self.db.execute(f"PRAGMA journal_size_limit={LOG_SIZE_LIMIT}")
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"the store {self.path} is damaged and cannot be opened "
                              f"({exc}); restore it from a backup or start with an empty "
                              "--store folder") from None
+        self.checkpointer = Checkpointer(self.path, durable, self.checkpoint_seconds)
 
     def close(self):
+        self.checkpointer.stop()
         with self.lock:
             self.db.close()
         with self.reader_lock:
