@@ -40,12 +40,16 @@ from pathlib import Path
 import numpy as np
 
 from .checkpoints import LOG_SIZE_LIMIT, Checkpointer
+from .retention import Retention
 
 __all__ = ["Batch", "Store", "StoreError", "decode_rows", "encode_rows"]
 
 # Prediction ids of one block: a block is reserved per start of a model's host, so ids are
 # never handed out twice, whatever was lost (2^32 predictions a start; then the next block).
 PID_BLOCK = 1 << 32
+
+#: The layout of a logged batch whose features compaction dropped.
+COMPACTED = "compacted"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS models (
@@ -72,11 +76,6 @@ CREATE TABLE IF NOT EXISTS expired (
 CREATE TABLE IF NOT EXISTS compaction (model TEXT PRIMARY KEY, event INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS idempotency_created ON idempotency (created);
 """
-
-#: The layout of a logged batch whose features compaction dropped.
-COMPACTED = "compacted"
-#: Rows of each table one sweep deletes at most (the writer's transactions stay short).
-SWEEP_LIMIT = 10_000
 
 
 class StoreError(RuntimeError):
@@ -113,7 +112,7 @@ def decode_rows(layout, n_rows, n_cols, data, indices, indptr):
                        np.frombuffer(indptr, np.int64).copy()), shape=(n_rows, n_cols))
 
 
-class Store:
+class Store(Retention):
     """The SQLite database of a store folder (``store.sqlite3``) and its ``snapshots/``."""
 
     checkpoint_seconds = 0.5  # between the write-ahead log's checkpoints (``checkpoints``)
@@ -334,52 +333,6 @@ class Store:
         # REPLACE: an expired key not swept yet is reused as a new one
         db.execute("INSERT OR REPLACE INTO idempotency VALUES (?, ?, ?, ?)",
                    (key, status, json.dumps(body), self.clock()))
-
-    # -- retention -------------------------------------------------------------------------
-    def sweep(self, db, name, limit=SWEEP_LIMIT):
-        """Delete ``name``'s expired pending predictions (leaving their ids in ``expired``
-        for another ``pending_ttl``) and idempotency keys, at most ``limit`` rows a table.
-        (pending, keys) deleted; the caller's transaction ``db``."""
-        now, removed = self.clock(), [0, 0]
-        if self.pending_ttl:
-            # Ids are handed out in time order, so the oldest rows are the first ids: the
-            # window of the `limit` smallest ids (the primary key; no index on the time,
-            # which every prediction would pay for) holds the expired ones.
-            cutoff = now - self.pending_ttl
-            pids = [pid for pid, created in db.execute(
-                "SELECT pid, created FROM pending WHERE model = ? ORDER BY pid LIMIT ?",
-                (name, limit)) if created < cutoff]
-            db.executemany("INSERT OR REPLACE INTO expired VALUES (?, ?, ?)",
-                           [(name, pid, now) for pid in pids])
-            self.remove_pending(db, name, pids)
-            old = [(name, pid) for pid, at in db.execute(
-                "SELECT pid, at FROM expired WHERE model = ? ORDER BY pid LIMIT ?",
-                (name, limit)) if at < cutoff]
-            db.executemany("DELETE FROM expired WHERE model = ? AND pid = ?", old)
-            removed[0] = len(pids)
-        if self.idempotency_ttl:
-            removed[1] = db.execute(
-                "DELETE FROM idempotency WHERE rowid IN (SELECT rowid FROM idempotency WHERE "
-                "key >= ? AND key < ? AND created < ? LIMIT ?)",
-                (name + "\x00", name + "\x01", now - self.idempotency_ttl, limit)).rowcount
-        return tuple(removed)
-
-    def retained(self):
-        """{model: [pending predictions, idempotency keys]} stored now: counted on a
-        read-only connection of its own (a WAL reader), so the scan never holds up a commit."""
-        counts = {}
-        with self.reader_lock:
-            if self.reader is None:
-                self.reader = sqlite3.connect(self.path.resolve().as_uri() + "?mode=ro",
-                                              uri=True, check_same_thread=False)
-            for model, n in self.reader.execute("SELECT model, COUNT(*) FROM pending "
-                                                "GROUP BY model"):
-                counts.setdefault(model, [0, 0])[0] = n
-            for model, n in self.reader.execute(
-                    "SELECT substr(key, 1, instr(key, char(0)) - 1), COUNT(*) FROM idempotency "
-                    "GROUP BY 1"):
-                counts.setdefault(model, [0, 0])[1] = n
-        return counts
 
 
 def _like_prefix(name):

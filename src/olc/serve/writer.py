@@ -19,7 +19,8 @@ import numpy as np
 
 from .learner_files import learn_batch, learner_bytes, recover, write_snapshot
 from .parsing import RequestError
-from .store import SWEEP_LIMIT, Batch
+from .retention import SWEEP_LIMIT
+from .store import Batch
 
 __all__ = ["Job", "Writer"]
 
