@@ -13,8 +13,8 @@ from olc.learners._framework import kernel_model
 
 from . import reference
 from ._exact import assert_trace
+from ._wide_streams import WIDE, wide_stream
 
-WIDE = 2 ** 16
 
 
 @pytest.fixture(autouse=True)
@@ -25,27 +25,10 @@ def csr_pools_at_every_width(monkeypatch):
 
 def test_narrow_csr_input_keeps_the_pool_by_feature(monkeypatch):
     monkeypatch.setattr(kernel_model, "CSR_POOL_MIN_FEATURES", 2 ** 14)
-    X, y = _wide_stream(10, n=40, d=2 ** 14 - 1)
+    X, y = wide_stream(10, n=40, d=2 ** 14 - 1)
     assert olc.make("kernel-perceptron").fit(X, y)._ints.shape == (0,)
-    X, y = _wide_stream(10, n=40, d=2 ** 14)
+    X, y = wide_stream(10, n=40, d=2 ** 14)
     assert olc.make("kernel-perceptron").fit(X, y)._ints.shape == (1,)
-
-
-def _wide_stream(seed, n=120, d=WIDE, nnz=30):
-    """Rows of ``nnz`` features drawn from d, a few shared features so kernels are not 0;
-    labels from a nonlinear function of the shared ones."""
-    rng = np.random.default_rng(seed)
-    rows, cols, vals = [], [], []
-    for i in range(n):
-        c = np.unique(np.concatenate([rng.integers(0, 8, 4), rng.integers(0, d, nnz)]))
-        rows += [i] * c.size
-        cols += c.tolist()
-        vals += rng.normal(size=c.size).tolist()
-    X = sp.csr_matrix((vals, (rows, cols)), shape=(n, d))
-    dense_head = X[:, :8].toarray()
-    y = np.where(dense_head[:, 0] * dense_head[:, 1] + 0.1 * rng.normal(size=n) > 0, 1.0, -1.0)
-    y[:2] = [1.0, -1.0]
-    return X, y
 
 
 CASES = [("kernel-perceptron", None, {}), ("kernel-pa-i", None, {"C": 0.5}),
@@ -60,7 +43,7 @@ CASES = [("kernel-perceptron", None, {}), ("kernel-pa-i", None, {"C": 0.5}),
 @pytest.mark.parametrize("kern", ["rbf", "poly"])
 def test_wide_csr_rows_match_the_reference(name, budget, params, kern):
     """d = 2^16: the reference's dense rows against the CSR pool, step by step."""
-    X, y = _wide_stream(1)
+    X, y = wide_stream(1)
     k = (dict(kernel="rbf", gamma=0.05, degree=3, coef0=1.0) if kern == "rbf"
          else dict(kernel="poly", gamma=0.2, degree=2, coef0=1.0))
     ref = reference.run(name, X.toarray(), y, budget=budget, fit_intercept=True, seed=0,
@@ -72,7 +55,7 @@ def test_wide_csr_rows_match_the_reference(name, budget, params, kern):
 
 
 def test_csr_pool_memory_is_the_entries_not_the_width():
-    X, y = _wide_stream(2, n=200)
+    X, y = wide_stream(2, n=200)
     learner = olc.make("kernel-perceptron", gamma=0.05).fit(X, y)
     n = int(learner.n_support_[0])
     assert n > 20
@@ -108,7 +91,7 @@ def test_many_insert_remove_cycles_reuse_the_slab(name, params):
 
 
 def test_slab_growth_in_one_call_and_across_calls_is_invisible():
-    X, y = _wide_stream(5, n=150, nnz=200)  # rows larger than the initial slab allows
+    X, y = wide_stream(5, n=150, nnz=200)  # rows larger than the initial slab allows
     one = olc.make("kernel-pa", gamma=0.02).fit(X, y)
     parts = olc.make("kernel-pa", gamma=0.02)
     for a in range(0, 150, 40):
@@ -118,7 +101,7 @@ def test_slab_growth_in_one_call_and_across_calls_is_invisible():
 
 
 def test_dense_input_into_a_csr_pool_gives_the_same_bits():
-    X, y = _wide_stream(6, n=80, d=500)
+    X, y = wide_stream(6, n=80, d=500)
     mixed = olc.make("forgetron", budget=10, gamma=0.1)
     mixed.partial_fit(X[:40], y[:40], classes=[-1.0, 1.0])
     mixed.partial_fit(X[40:].toarray(), y[40:])
@@ -129,7 +112,7 @@ def test_dense_input_into_a_csr_pool_gives_the_same_bits():
 
 
 def test_one_vs_rest_csr_pools_are_each_class_binary_learner():
-    X, _ = _wide_stream(7, n=160, d=4000, nnz=40)
+    X, _ = wide_stream(7, n=160, d=4000, nnz=40)
     head = X[:, :3].toarray()
     y = np.argmax(head + 0.2 * np.random.default_rng(1).normal(size=head.shape), axis=1)
     ovr = olc.make("kernel-perceptron", gamma=0.1, budget=12).fit(X, y)
@@ -144,7 +127,7 @@ def test_one_vs_rest_csr_pools_are_each_class_binary_learner():
 
 @pytest.mark.parametrize("name", ["kernel-perceptron", "kernel-norma", "forgetron"])
 def test_csr_pool_file_round_trip_continues_identically(name, tmp_path):
-    X, y = _wide_stream(8, n=140)
+    X, y = wide_stream(8, n=140)
     learner = olc.make(name, gamma=0.05, budget=10 if name == "forgetron" else None)
     learner.fit(X[:80], y[:80])
     path = tmp_path / "model.npz"
@@ -181,7 +164,7 @@ def _set(m, where, value):
     (lambda m: m._ints.__setitem__(0, 2), "ints"),
 ])
 def test_a_file_whose_csr_pool_disagrees_is_refused_naming_the_field(tmp_path, change, field):
-    X, y = _wide_stream(9, n=60)
+    X, y = wide_stream(9, n=60)
     learner = olc.make("kernel-perceptron", gamma=0.05).fit(X, y)  # no removal: no holes
     assert int(learner.n_support_[0]) >= 3
     change(learner)

@@ -14,8 +14,8 @@ from olc.learners._framework import kernel_model
 
 from . import reference
 from ._exact import assert_trace
+from ._wide_streams import WIDE, wide_stream
 
-WIDE = 2 ** 16
 
 # (name, olc's parameters, the reference's parameters): each exercises its extra state.
 CASES = [
@@ -34,23 +34,6 @@ def csr_pools_at_every_width(monkeypatch):
     monkeypatch.setattr(kernel_model, "CSR_POOL_MIN_FEATURES", 1)
 
 
-def _wide_stream(seed, n=120, d=WIDE, nnz=30):
-    """Rows of ``nnz`` features drawn from d plus a few shared ones (so kernels are not 0);
-    labels from a nonlinear function of the shared ones."""
-    rng = np.random.default_rng(seed)
-    rows, cols, vals = [], [], []
-    for i in range(n):
-        c = np.unique(np.concatenate([rng.integers(0, 8, 4), rng.integers(0, d, nnz)]))
-        rows += [i] * c.size
-        cols += c.tolist()
-        vals += rng.normal(size=c.size).tolist()
-    X = sp.csr_matrix((vals, (rows, cols)), shape=(n, d))
-    head = X[:, :8].toarray()
-    y = np.where(head[:, 0] * head[:, 1] + 0.1 * rng.normal(size=n) > 0, 1.0, -1.0)
-    y[:2] = [1.0, -1.0]
-    return X, y
-
-
 KERNELS = {"rbf": dict(kernel="rbf", gamma=0.05, degree=3, coef0=1.0),
            "poly": dict(kernel="poly", gamma=0.2, degree=2, coef0=1.0)}
 
@@ -59,7 +42,7 @@ KERNELS = {"rbf": dict(kernel="rbf", gamma=0.05, degree=3, coef0=1.0),
 @pytest.mark.parametrize("kern", list(KERNELS))
 def test_wide_csr_rows_match_the_reference(name, params, ref_params, kern):
     """d = 2^16: the reference's dense rows against the CSR pool, step by step."""
-    X, y = _wide_stream(1)
+    X, y = wide_stream(1)
     seed = params.get("seed", 0)
     ref = reference.run(name, X.toarray(), y, fit_intercept=True, seed=seed,
                         **KERNELS[kern], **{"budget": None, **ref_params})
@@ -129,7 +112,7 @@ def test_the_same_bits_as_the_pool_by_feature(name, params, _):
                                           ("kernel-obpm", {"N": 5, "budget": 6}),
                                           ("projectron", {"eta": 0.9})])
 def test_slab_growth_in_one_call_and_across_calls_is_invisible(name, params):
-    X, y = _wide_stream(5, n=150, nnz=200)  # rows larger than the initial slab allows
+    X, y = wide_stream(5, n=150, nnz=200)  # rows larger than the initial slab allows
     one = olc.make(name, gamma=0.02, **params).fit(X, y)
     parts = olc.make(name, gamma=0.02, **params)
     for a in range(0, 150, 40):
@@ -144,7 +127,7 @@ def test_slab_growth_in_one_call_and_across_calls_is_invisible(name, params):
                                           ("kernel-obpm", {"N": 5, "budget": 10}),
                                           ("nogd", {"budget": 9, "eta": 0.3})])
 def test_one_vs_rest_csr_pools_are_each_class_binary_learner(name, params):
-    X, _ = _wide_stream(7, n=160, d=4000, nnz=40)
+    X, _ = wide_stream(7, n=160, d=4000, nnz=40)
     head = X[:, :3].toarray()
     y = np.argmax(head + 0.2 * np.random.default_rng(1).normal(size=head.shape), axis=1)
     ovr = olc.make(name, gamma=0.1, **params).fit(X, y)
@@ -162,7 +145,7 @@ def test_one_vs_rest_csr_pools_are_each_class_binary_learner(name, params):
 
 @pytest.mark.parametrize("name, params, _", CASES, ids=IDS)
 def test_csr_pool_file_round_trip_continues_identically(name, params, _, tmp_path):
-    X, y = _wide_stream(8, n=140)
+    X, y = wide_stream(8, n=140)
     learner = olc.make(name, gamma=0.05, **params)
     learner.fit(X[:80], y[:80])
     path = tmp_path / "model.npz"
@@ -198,7 +181,7 @@ def _bump(m, where, by):
 ])
 def test_a_file_whose_csr_pool_disagrees_is_refused_naming_the_field(tmp_path, name, params,
                                                                       change, field):
-    X, y = _wide_stream(9, n=60)
+    X, y = wide_stream(9, n=60)
     learner = olc.make(name, gamma=0.05, **params).fit(X, y)
     assert int(learner.n_support_[0]) >= 3
     change(learner)
@@ -226,7 +209,7 @@ def _scale_value_and_norm(m, by):
 ])
 def test_a_file_whose_extra_state_disagrees_with_the_csr_rows_is_refused(tmp_path, name,
                                                                          params, field):
-    X, y = _wide_stream(10, n=80)
+    X, y = wide_stream(10, n=80)
     learner = olc.make(name, gamma=0.05, **params).fit(X, y)
     _scale_value_and_norm(learner, 1.5)
     path = tmp_path / "bad.npz"
@@ -237,9 +220,9 @@ def test_a_file_whose_extra_state_disagrees_with_the_csr_rows_is_refused(tmp_pat
 
 def test_narrow_csr_input_keeps_the_pool_by_feature(monkeypatch):
     monkeypatch.setattr(kernel_model, "CSR_POOL_MIN_FEATURES", 2 ** 14)
-    X, y = _wide_stream(11, n=40, d=2 ** 14 - 1)
+    X, y = wide_stream(11, n=40, d=2 ** 14 - 1)
     assert olc.make("projectron").fit(X, y)._ints.shape == (0,)
-    X, y = _wide_stream(11, n=40, d=2 ** 14)
+    X, y = wide_stream(11, n=40, d=2 ** 14)
     assert olc.make("projectron").fit(X, y)._ints.shape == (1,)
 
 
@@ -247,7 +230,7 @@ def test_narrow_csr_input_keeps_the_pool_by_feature(monkeypatch):
 def test_dense_input_into_a_csr_pool_gives_the_same_bits(name, params, _):
     """A CSR pool started by CSR rows, then learning dense rows (stored by their nonzeros),
     against the pool by feature learning the same rows dense."""
-    X, y = _wide_stream(6, n=90, d=500)
+    X, y = wide_stream(6, n=90, d=500)
     mixed = olc.make(name, gamma=0.1, **params)
     first = mixed.predict_then_learn(X[:45], y[:45], classes=[-1.0, 1.0])
     second = mixed.predict_then_learn(X[45:].toarray(), y[45:])
